@@ -1,0 +1,404 @@
+"""Rule kernels on bitmasks: legal plays, trick winner, weak-hand score, settlement.
+
+Source: RULES.md sections 2.2 (weak hand), 2.4 (play), 2.5 (scoring), with the switches of
+section 5 read from the compiled profile (:mod:`mighty_sim.kernels.params`); there is no
+code path per profile name.
+
+Conventions (card layout in :mod:`mighty_sim.cards`):
+
+- ``hand``: ``uint64`` mask; a card is a bit index ``0..52`` (``52`` = joker).
+- ``played``: ``ndarray(int64, ndim=1)``, card bit indices of the current trick in play
+  order, leader first; only the first ``n_played`` entries are read.
+- ``trump``: 0..3 for S H D C, 4 for no trump.
+- ``joker_suit``: suit named by the leader of a powered joker, else -1.
+- ``lead_request``: suit the leader must lead if able (the 20-NT friend request), else -1.
+- ``params``: ``ndarray(int64, ndim=1)`` from ``compile_profile``.
+
+These kernels cover the one-deck profiles; the two-deck profiles keep a second plane.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .params import (
+    FRIEND_KIND_FRIEND,
+    FRIEND_KIND_OPEN_SOLO,
+    HUNTER_NEXT_PLAYER,
+    P_BACK_RUN_THRESHOLD,
+    P_CHANGE_DOUBLES,
+    P_DOUBLE_BACK_RUN,
+    P_DOUBLE_MAX_LEVEL,
+    P_DOUBLE_NO_FRIEND,
+    P_DOUBLE_NT,
+    P_DOUBLE_RUN,
+    P_FIRST_NO_HUNTER,
+    P_FIRST_NO_JOKER,
+    P_FIRST_NO_TRUMP,
+    P_FRIEND_SHARE_MILLE,
+    P_HUNTED_POWERLESS,
+    P_HUNTER,
+    P_HUNTER_ALT,
+    P_HUNTER_RULE,
+    P_HUNTER_TRICKS,
+    P_JOKER_NO_LEAD,
+    P_JOKER_POWERLESS,
+    P_LOSS_CAP,
+    P_MAX_BID,
+    P_MIGHTY,
+    P_MIGHTY_ALT,
+    P_MIGHTY_ANSWERS,
+    P_MIGHTY_LEAD_DEMANDS,
+    P_MIGHTY_SETS_FROM,
+    P_MIN_BID,
+    P_PLAYERS,
+    P_SCORING,
+    P_TOTAL_POINTS,
+    P_WEAK_HONOR_Q,
+    P_WEAK_JOKER_Q,
+    P_WEAK_MIGHTY_Q,
+    P_WEAK_STRICT,
+    P_WEAK_TEN_Q,
+    P_WEAK_THRESHOLD_Q,
+    SCORING_PENALTY,
+    SCORING_ZERO_SUM,
+)
+
+JOKER_BIT = 52
+NO_TRUMP = 4
+_ONE = np.uint64(1)
+_SUIT_BITS = np.uint64(0x1FFF)
+_HONORS = np.uint64(sum(0xF << (13 * s + 9) for s in range(4)))  # J Q K A of each suit
+_TENS = np.uint64(sum(1 << (13 * s + 8) for s in range(4)))
+_POINTS = np.uint64(sum(0x1F << (13 * s + 8) for s in range(4)))
+
+
+@njit(cache=True)
+def popcount_nb(x: np.uint64) -> int:
+    """Number of set bits of a ``uint64`` (SWAR; compiles to POPCNT)."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True)
+def bit_nb(card: int) -> np.uint64:
+    """Single-card mask of a card bit index."""
+    return _ONE << np.uint64(card)
+
+
+@njit(cache=True)
+def suit_mask_nb(suit: int) -> np.uint64:
+    """Mask of the 13 cards of a suit (0..3)."""
+    return _SUIT_BITS << np.uint64(13 * suit)
+
+
+@njit(cache=True)
+def card_suit_nb(card: int) -> int:
+    """Suit 0..3 of a card bit index; -1 for the joker."""
+    if card == JOKER_BIT:
+        return -1
+    return card // 13
+
+
+@njit(cache=True)
+def in_tricks_nb(trick_set: int, trick_no: int) -> bool:
+    """Whether trick ``trick_no`` is in a compiled trick set (bit t = trick t)."""
+    return (trick_set >> trick_no) & 1 == 1
+
+
+@njit(cache=True)
+def mighty_of_nb(params: np.ndarray, trump: int) -> int:
+    """Card bit of Mighty under ``trump``."""
+    m = params[P_MIGHTY]
+    if trump == m // 13:
+        return params[P_MIGHTY_ALT]
+    return m
+
+
+@njit(cache=True)
+def hunter_of_nb(params: np.ndarray, trump: int) -> int:
+    """Card bit of the hunter under ``trump``; -1 when the deck has none."""
+    h = params[P_HUNTER]
+    if h < 0:
+        return -1
+    if trump == h // 13:
+        return params[P_HUNTER_ALT]
+    return h
+
+
+@njit(cache=True)
+def points_nb(mask: np.uint64) -> int:
+    """Point cards (A K Q J 10) in a mask."""
+    return popcount_nb(mask & _POINTS)
+
+
+@njit(cache=True)
+def weak_score_q_nb(hand: np.uint64, params: np.ndarray) -> int:
+    """Weak-hand score of a hand in quarter points (RULES.md s.2.2)."""
+    mighty = bit_nb(params[P_MIGHTY])
+    score = 0
+    if hand & mighty:
+        score += params[P_WEAK_MIGHTY_Q]
+    if hand & bit_nb(JOKER_BIT):
+        score += params[P_WEAK_JOKER_Q]
+    score += params[P_WEAK_HONOR_Q] * popcount_nb(hand & _HONORS & ~mighty)
+    score += params[P_WEAK_TEN_Q] * popcount_nb(hand & _TENS & ~mighty)
+    return score
+
+
+@njit(cache=True)
+def weak_qualifies_nb(hand: np.uint64, params: np.ndarray) -> bool:
+    """Whether a hand may be shown as weak for a redeal."""
+    q = weak_score_q_nb(hand, params)
+    if params[P_WEAK_STRICT]:
+        return q < params[P_WEAK_THRESHOLD_Q]
+    return q <= params[P_WEAK_THRESHOLD_Q]
+
+
+@njit(cache=True)
+def joker_led_with_power_nb(params: np.ndarray, trick_no: int) -> bool:
+    """Whether a joker led in this trick has power (and so names the suit to follow)."""
+    return not in_tricks_nb(params[P_JOKER_POWERLESS], trick_no)
+
+
+@njit(cache=True)
+def demand_allowed_nb(params: np.ndarray, trump: int, trick_no: int, lead: int) -> bool:
+    """Whether leading ``lead`` in this trick may demand the joker (lead-demand rule)."""
+    if params[P_HUNTER_RULE] == HUNTER_NEXT_PLAYER:
+        return False
+    h = hunter_of_nb(params, trump)
+    return h >= 0 and lead == h and in_tricks_nb(params[P_HUNTER_TRICKS], trick_no)
+
+
+@njit(cache=True)
+def suit_to_follow_nb(
+    played: np.ndarray, n_played: int, trump: int, trick_no: int, joker_suit: int,
+    params: np.ndarray,
+) -> int:
+    """Suit the next player must follow, or -1 when any card may be played."""
+    lead = played[0]
+    mighty = mighty_of_nb(params, trump)
+    if lead == JOKER_BIT:
+        if joker_led_with_power_nb(params, trick_no):
+            suit = joker_suit
+        elif n_played >= 2:
+            suit = card_suit_nb(played[1])  # a powerless joker: the second card sets it
+        else:
+            suit = -1
+    elif lead == mighty and not params[P_MIGHTY_LEAD_DEMANDS]:
+        suit = -1
+    else:
+        suit = lead // 13
+    start = params[P_MIGHTY_SETS_FROM]
+    if start > 0 and trick_no >= start:
+        for i in range(1, n_played):
+            if played[i] == mighty:
+                suit = mighty // 13
+    return suit
+
+
+@njit(cache=True)
+def legal_plays_nb(
+    hand: np.uint64, played: np.ndarray, n_played: int, trump: int, trick_no: int,
+    joker_suit: int, demanded: bool, lead_request: int, params: np.ndarray,
+) -> np.uint64:
+    """Mask of the cards of ``hand`` that may be played next (RULES.md s.2.4)."""
+    joker = bit_nb(JOKER_BIT)
+    if n_played == 0:
+        allowed = hand
+        if lead_request >= 0 and hand & suit_mask_nb(lead_request):
+            allowed = hand & suit_mask_nb(lead_request)
+        if in_tricks_nb(params[P_JOKER_NO_LEAD], trick_no) and allowed & ~joker:
+            allowed &= ~joker
+        if trick_no == 1:
+            restricted = allowed
+            if params[P_FIRST_NO_TRUMP] and trump != NO_TRUMP:
+                restricted &= ~suit_mask_nb(trump)
+            if params[P_FIRST_NO_JOKER]:
+                restricted &= ~joker
+            hunter = hunter_of_nb(params, trump)
+            if params[P_FIRST_NO_HUNTER] and hunter >= 0:
+                restricted &= ~bit_nb(hunter)
+            if restricted:
+                allowed = restricted
+        return allowed
+    if hand & joker:
+        if params[P_HUNTER_RULE] == HUNTER_NEXT_PLAYER:
+            if played[n_played - 1] == hunter_of_nb(params, trump):
+                return joker
+        elif demanded and demand_allowed_nb(params, trump, trick_no, played[0]):
+            answer = joker
+            mighty = bit_nb(mighty_of_nb(params, trump))
+            if params[P_MIGHTY_ANSWERS] and hand & mighty:
+                answer |= mighty
+            return answer
+    suit = suit_to_follow_nb(played, n_played, trump, trick_no, joker_suit, params)
+    if suit < 0:
+        return hand
+    follow = hand & suit_mask_nb(suit)
+    if follow == 0:
+        return hand
+    return follow | (hand & bit_nb(mighty_of_nb(params, trump))) | (hand & joker)
+
+
+@njit(cache=True)
+def joker_has_power_nb(
+    played: np.ndarray, n_played: int, trump: int, trick_no: int, demanded: bool,
+    params: np.ndarray,
+) -> bool:
+    """Whether a joker in this trick can win it."""
+    if in_tricks_nb(params[P_JOKER_POWERLESS], trick_no):
+        return False
+    if not params[P_HUNTED_POWERLESS]:
+        return True
+    if params[P_HUNTER_RULE] == HUNTER_NEXT_PLAYER:
+        hunter = hunter_of_nb(params, trump)
+        for i in range(n_played):
+            if played[i] == hunter:
+                return False
+        return True
+    return not (demanded and demand_allowed_nb(params, trump, trick_no, played[0]))
+
+
+@njit(cache=True)
+def trick_winner_nb(
+    played: np.ndarray, n_played: int, trump: int, trick_no: int, joker_suit: int,
+    demanded: bool, params: np.ndarray,
+) -> int:
+    """Index into ``played`` of the winning card: Mighty, a powered joker, the highest
+    trump, the highest card of the suit to follow; of equal cards the first played."""
+    mighty = mighty_of_nb(params, trump)
+    for i in range(n_played):
+        if played[i] == mighty:
+            return i
+    if joker_has_power_nb(played, n_played, trump, trick_no, demanded, params):
+        for i in range(n_played):
+            if played[i] == JOKER_BIT:
+                return i
+    best = -1
+    if trump != NO_TRUMP:
+        for i in range(n_played):
+            c = played[i]
+            if c != JOKER_BIT and c // 13 == trump and (best < 0 or c > played[best]):
+                best = i
+        if best >= 0:
+            return best
+    suit = suit_to_follow_nb(played, n_played, trump, trick_no, joker_suit, params)
+    for i in range(n_played):
+        c = played[i]
+        if c != JOKER_BIT and c // 13 == suit and (best < 0 or c > played[best]):
+            best = i
+    return best if best >= 0 else 0
+
+
+@njit(cache=True)
+def settle_nb(
+    params: np.ndarray, bid: int, trump: int, taken: int, friend_kind: int, changed: bool
+) -> tuple[float, float, float]:
+    """Payouts (declarer, friend, each defender) of a finished deal (RULES.md s.2.5, 3, 4).
+
+    ``taken`` is the declarer side's points (tricks in trick-bid profiles);
+    ``friend_kind`` is 0 friend, 1 open solo, 2 secret solo; ``changed`` says the trump
+    was changed after the exchange. The friend's payout is 0.0 in a solo.
+    """
+    scoring = params[P_SCORING]
+    success = taken >= bid
+    mult = 1
+    if params[P_CHANGE_DOUBLES] and changed:
+        mult *= 2
+    if scoring == SCORING_ZERO_SUM:
+        if success:
+            s = 2 * (bid - params[P_MIN_BID]) + (taken - bid)
+        else:
+            s = bid - taken
+        if params[P_DOUBLE_NT] and trump == NO_TRUMP:
+            mult *= 2
+        if params[P_DOUBLE_NO_FRIEND] and friend_kind == FRIEND_KIND_OPEN_SOLO:
+            mult *= 2
+        if params[P_DOUBLE_RUN] and taken == params[P_TOTAL_POINTS]:
+            mult *= 2
+        if params[P_DOUBLE_BACK_RUN] and taken <= params[P_BACK_RUN_THRESHOLD]:
+            mult *= 2
+        s *= mult
+        if not success:
+            s = -s
+        n = params[P_PLAYERS]
+        if friend_kind == FRIEND_KIND_FRIEND:
+            return float((n - 3) * s), float(s), float(-s)
+        return float((n - 1) * s), 0.0, float(-s)
+    if scoring == SCORING_PENALTY:
+        base = params[P_MIN_BID] - 1
+        if success:
+            return 0.0, 0.0, float(-(taken - base) * mult)
+        pen = float(-(bid - base) * mult)
+        return pen, pen if friend_kind == FRIEND_KIND_FRIEND else 0.0, 0.0
+    # trick scoring (not zero-sum): defenders score 0
+    if success:
+        sc = 10 * bid + 5 * (taken - bid)
+    else:
+        sc = -10 * bid - 5 * (bid - taken - 1)
+    if params[P_DOUBLE_NT] and trump == NO_TRUMP:
+        mult *= 2
+    if params[P_DOUBLE_NO_FRIEND] and friend_kind == FRIEND_KIND_OPEN_SOLO:
+        mult *= 2
+    if params[P_DOUBLE_MAX_LEVEL] and bid == params[P_MAX_BID]:
+        mult *= 2
+    sc *= mult
+    if params[P_LOSS_CAP] < 0 and sc < params[P_LOSS_CAP]:
+        sc = params[P_LOSS_CAP]
+    friend = sc * params[P_FRIEND_SHARE_MILLE] / 1000.0 if friend_kind == FRIEND_KIND_FRIEND else 0.0
+    return float(sc), friend, 0.0
+
+
+# -- batch entry points: one call per batch -------------------------------------------------
+
+
+@njit(cache=True)
+def legal_plays_batch_nb(
+    hands: np.ndarray, played: np.ndarray, n_played: np.ndarray, trump: np.ndarray,
+    trick_no: np.ndarray, joker_suit: np.ndarray, demanded: np.ndarray,
+    lead_request: np.ndarray, params: np.ndarray, out: np.ndarray,
+) -> None:
+    """``legal_plays_nb`` over rows: ``hands`` (N,) uint64, ``played`` (N, P) int64, the
+    other inputs (N,) int64; writes (N,) uint64 into ``out``."""
+    for i in range(hands.shape[0]):
+        out[i] = legal_plays_nb(
+            hands[i], played[i], n_played[i], trump[i], trick_no[i], joker_suit[i],
+            demanded[i] != 0, lead_request[i], params,
+        )
+
+
+@njit(cache=True)
+def trick_winner_batch_nb(
+    played: np.ndarray, n_played: np.ndarray, trump: np.ndarray, trick_no: np.ndarray,
+    joker_suit: np.ndarray, demanded: np.ndarray, params: np.ndarray, out: np.ndarray,
+) -> None:
+    """``trick_winner_nb`` over rows; writes (N,) int64 indices into ``out``."""
+    for i in range(played.shape[0]):
+        out[i] = trick_winner_nb(
+            played[i], n_played[i], trump[i], trick_no[i], joker_suit[i], demanded[i] != 0,
+            params,
+        )
+
+
+@njit(cache=True)
+def settle_batch_nb(
+    params: np.ndarray, bid: np.ndarray, trump: np.ndarray, taken: np.ndarray,
+    friend_kind: np.ndarray, changed: np.ndarray, out: np.ndarray,
+) -> None:
+    """``settle_nb`` over rows; writes (N, 3) float64 into ``out``."""
+    for i in range(bid.shape[0]):
+        d, f, x = settle_nb(params, bid[i], trump[i], taken[i], friend_kind[i], changed[i] != 0)
+        out[i, 0] = d
+        out[i, 1] = f
+        out[i, 2] = x
+
+
+@njit(cache=True)
+def weak_score_batch_nb(hands: np.ndarray, params: np.ndarray, out: np.ndarray) -> None:
+    """Weak-hand scores in quarter points of (N,) uint64 hands into (N,) int64 ``out``."""
+    for i in range(hands.shape[0]):
+        out[i] = weak_score_q_nb(hands[i], params)
