@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml | $(PY)
 demo: $(STAMP)
 	$(PY) -m mighty_sim demo
 
-test: $(STAMP)
+test: lint
 	$(PY) -m pytest -q
 
 test-slow: $(STAMP)

@@ -343,7 +343,7 @@ def test_ledger_rotation_and_totals() -> None:
     attempts = ledger.attempts
     first = attempts[0]
     assert first.first_bidder == first.dealer  # the first auction starts with the dealer
-    for prev, nxt in zip(attempts, attempts[1:]):
+    for prev, nxt in zip(attempts, attempts[1:], strict=False):
         r = prev.result
         if r.outcome == "all-pass":
             assert (nxt.dealer, nxt.first_bidder) == (prev.dealer, prev.first_bidder)

@@ -114,7 +114,8 @@ def test_exact_weak_hand_probability_matches_rules_md() -> None:
 def test_exact_weak_hand_probability_matches_brute_force_on_a_small_deck() -> None:
     # a 3-player 33-card deck (7..A + joker) with 4-card hands: enumerate every hand
     small = STANDARD.replace(
-        players=3, hand_size=4, blind_size=21, deal_packets=(4,), min_bid=5, max_bid=20, hunter="", hunter_tricks=(2, 3, 4),
+        players=3, hand_size=4, blind_size=21, deal_packets=(4,), min_bid=5, max_bid=20,
+        hunter="", hunter_tricks=(2, 3, 4),
         deck_remove=tuple(f"{r}{s}" for r in "23456" for s in "SHDC"),
     )
     params = compile_profile(small)

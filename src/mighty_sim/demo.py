@@ -70,7 +70,8 @@ def run_demo(*, deals: int = 2_000, console: Console | None = None) -> None:
         table.add_row(str(k), str(r.dealer), r.outcome, str(r.declarer if r.declarer is not
                       None else "-"), contract, friend, str(r.declarer_points or "-"), pays)
     out.print(table)
-    out.print("Totals: " + "  ".join(f"seat {i} {float(t):+g}" for i, t in enumerate(ledger.totals)))
+    totals = "  ".join(f"seat {i} {float(t):+g}" for i, t in enumerate(ledger.totals))
+    out.print(f"Totals: {totals}")
 
     out.rule(f"Differential check: Numba kernels vs reference engine, {deals:,} deals")
     start = time.perf_counter()

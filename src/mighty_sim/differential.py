@@ -54,7 +54,9 @@ class DiffReport:
         return self
 
 
-class _RecordingPlayer(RandomPlayer):
+class RecordingPlayer(RandomPlayer):
+    """The random player, keeping every play view it decided from in ``log``."""
+
     def __init__(self, log: list[PlayView]) -> None:
         self.log = log
 
@@ -97,6 +99,41 @@ def check_invariants(profile: RuleProfile, record: DealRecord) -> list[str]:
     return problems
 
 
+def record_random_deals(
+    profile: RuleProfile, *, seed: int, start: int, count: int
+) -> tuple[list[DealRecord], list[PlayView]]:
+    """Random deals ``start .. start+count-1`` (deal i: dealer and first bidder i mod n,
+    stream ``DealStream(seed, i)``) and every play view decided from, in order."""
+    n = profile.players
+    log: list[PlayView] = []
+    players = [RecordingPlayer(log) for _ in range(n)]
+    records = [
+        play_deal(profile, players, dealer=i % n, first_bidder=i % n, stream=DealStream(seed, i))
+        for i in range(start, start + count)
+    ]
+    return records, log
+
+
+def decision_arrays(
+    log: list[PlayView], players: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Kernel inputs of recorded play decisions: hands (N,) uint64, played (N, players)
+    int64, the six int64 columns (6, N) n_played trump trick joker_suit demanded
+    lead_request, and the reference's legal sets (N,) uint64."""
+    m = len(log)
+    hands = np.zeros(m, np.uint64)
+    played = np.full((m, players), -1, np.int64)
+    ints = np.zeros((6, m), np.int64)
+    expected = np.zeros(m, np.uint64)
+    for k, v in enumerate(log):
+        hands[k] = v.hand
+        played[k, : len(v.played)] = v.played
+        ints[:, k] = (len(v.played), TRUMPS.index(v.trump), v.trick_no, _suit(v.joker_suit),
+                      int(v.demanded), _suit(v.lead_request))
+        expected[k] = v.legal
+    return hands, played, ints, expected
+
+
 def check_deals(
     profile: RuleProfile | str, *, seed: int, start: int, count: int
 ) -> DiffReport:
@@ -104,18 +141,11 @@ def check_deals(
     decision, trick, settlement and weak-hand score with the kernels."""
     p = load_profile(profile) if isinstance(profile, str) else profile
     params = compile_profile(p)
-    n = p.players
-    log: list[PlayView] = []
-    players = [_RecordingPlayer(log) for _ in range(n)]
+    records, log = record_random_deals(p, seed=seed, start=start, count=count)
     report = DiffReport()
-    records: list[DealRecord] = []
-    for i in range(start, start + count):
-        record = play_deal(p, players, dealer=i % n, first_bidder=i % n,
-                           stream=DealStream(seed, i))
-        records.append(record)
+    for i, record in enumerate(records, start):
         for problem in check_invariants(p, record):
-            report.mismatches += 1
-            report.examples.append(f"deal {i}: {problem}")
+            _note(report, f"deal {i}: {problem}")
     report.deals = count
     _compare_decisions(p, params, log, report)
     played = [r for r in records if r.result.outcome == "played"]
@@ -135,22 +165,13 @@ def _note(report: DiffReport, text: str) -> None:
 def _compare_decisions(
     p: RuleProfile, params: np.ndarray, log: list[PlayView], report: DiffReport
 ) -> None:
+    hands, played, ints, expected = decision_arrays(log, p.players)
     m = len(log)
-    hands = np.zeros(m, np.uint64)
-    played = np.full((m, p.players), -1, np.int64)
-    ints = np.zeros((6, m), np.int64)  # n_played trump trick joker_suit demanded request
-    expected = np.zeros(m, np.uint64)
-    for k, v in enumerate(log):
-        hands[k] = v.hand
-        played[k, : len(v.played)] = v.played
-        ints[:, k] = (len(v.played), TRUMPS.index(v.trump), v.trick_no, _suit(v.joker_suit),
-                      int(v.demanded), _suit(v.lead_request))
-        expected[k] = v.legal
     out = np.zeros(m, np.uint64)
     rules_nb.legal_plays_batch_nb(hands, played, ints[0], ints[1], ints[2], ints[3], ints[4],
                                   ints[5], params, out)
     report.decisions += m
-    for k in np.flatnonzero(out != expected)[:10]:
+    for k in map(int, np.flatnonzero(out != expected)[:10]):
         _note(report, f"legal plays differ: reference {int(expected[k]):#x}, "
                       f"kernel {int(out[k]):#x} for {log[k]}")
     report.mismatches += max(0, int(np.count_nonzero(out != expected)) - 10)
@@ -173,7 +194,7 @@ def _compare_tricks(
     rules_nb.trick_winner_batch_nb(played, ints[0], ints[1], ints[2], ints[3], ints[4], params,
                                    out)
     report.tricks += m
-    for k in np.flatnonzero(out != expected):
+    for k in map(int, np.flatnonzero(out != expected)):
         _note(report, f"trick winner differs: reference {expected[k]}, kernel {out[k]} "
                       f"for {tricks[k]}")
 
@@ -186,7 +207,7 @@ def _compare_settlements(
     for k, r in enumerate(records):
         res = r.result
         taken = res.declarer_points if p.bid_unit == "points" else res.declarer_tricks
-        ints[:, k] = (res.bid, TRUMPS.index(res.trump or "NT"), taken,
+        ints[:, k] = (res.bid or 0, TRUMPS.index(res.trump or "NT"), taken,
                       FRIEND_KINDS.index(res.friend_kind or "friend"), int(res.trump_changed))
     out = np.zeros((m, 3), np.float64)
     rules_nb.settle_batch_nb(params, ints[0], ints[1], ints[2], ints[3], ints[4], out)
@@ -220,4 +241,11 @@ def _compare_weak_scores(
             _note(report, f"weak-hand score differs: reference {ref}, kernel {out[k] / 4}")
 
 
-__all__ = ["DiffReport", "check_deals", "check_invariants"]
+__all__ = [
+    "DiffReport",
+    "RecordingPlayer",
+    "check_deals",
+    "check_invariants",
+    "decision_arrays",
+    "record_random_deals",
+]

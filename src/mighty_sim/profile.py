@@ -34,7 +34,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from .cards import JOKER, N_RANKS, POINT_CARDS, SUITS, card_name, parse_card, parse_cards
+from .cards import JOKER, N_RANKS, POINT_CARDS, SUITS, card_name, parse_card
 
 BidUnit = Literal["points", "tricks"]
 StrainOrder = Literal["nt-over-suits", "bridge"]
@@ -353,7 +353,7 @@ def _validate(p: RuleProfile) -> None:  # noqa: C901 - one flat list of checks r
         raise ValueError(f"deck_copies: must be 1 or 2, got {p.deck_copies}")
     if not 0 <= p.jokers <= 2 * p.deck_copies:
         raise ValueError(f"jokers: must be 0 to {2 * p.deck_copies}, got {p.jokers}")
-    specials = ("mighty", "mighty_alternative", "hunter", "hunter_alternative")
+    specials: tuple[str, ...] = ("mighty", "mighty_alternative", "hunter", "hunter_alternative")
     specials = specials if p.hunter else specials[:2]
     for name in specials:
         try:
@@ -462,7 +462,8 @@ def _russian(players: int, **extra: Any) -> RuleProfile:
 
 
 def _packets(n: int) -> tuple[int, ...]:
-    out, k = [], 1
+    out: list[int] = []
+    k = 1
     while sum(out) + k <= n:
         out.append(k)
         k += 1
@@ -548,10 +549,10 @@ def load_profile(name_or_path: str | Path) -> RuleProfile:
 
     >>> load_profile("standard").name
     'standard'
-    >>> load_profile("poker")
+    >>> load_profile("poker")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: unknown profile 'poker' (built-in: standard, ucla-5p, ucla-4p, russian-3p, russian-4p, russian-5p, russian-6p, russian-7p, russian-8p; or a .toml file)
+    ValueError: unknown profile 'poker' (built-in: standard, ucla-5p, ...; or a .toml file)
     """
     key = str(name_or_path)
     if key in BUILTIN_PROFILES:

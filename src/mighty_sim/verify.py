@@ -34,8 +34,14 @@ def run_differential(
     """
     total = DiffReport()
     parts = _chunks(deals, chunk)
-    bar = Progress(TextColumn("verify"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,} deals"),
-                   TimeRemainingColumn(), disable=not progress, transient=True)
+    bar = Progress(
+        TextColumn("verify"),
+        BarColumn(),
+        TextColumn("{task.completed:,}/{task.total:,} deals"),
+        TimeRemainingColumn(),
+        disable=not progress,
+        transient=True,
+    )
     with bar:
         task = bar.add_task("verify", total=deals)
         if workers <= 1:

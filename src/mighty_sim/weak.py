@@ -49,10 +49,10 @@ def weak_hand_probability(profile: RuleProfile) -> Fraction:
         k_rest = size - sum(counts)
         if not 0 <= k_rest <= cats[-1][1]:
             continue
-        score = sum((w * k for (w, _), k in zip(cats, counts)), Fraction(0))
+        score = sum((w * k for (w, _), k in zip(cats, counts, strict=False)), Fraction(0))
         if score < limit if profile.weak_strict else score <= limit:
             ways = comb(cats[-1][1], k_rest)
-            for (_, n), k in zip(cats, counts):
+            for (_, n), k in zip(cats, counts, strict=False):
                 ways *= comb(n, k)
             good += ways
     return Fraction(good, comb(profile.deck_size, size))

@@ -349,7 +349,9 @@ def settle_nb(
     sc *= mult
     if params[P_LOSS_CAP] < 0 and sc < params[P_LOSS_CAP]:
         sc = params[P_LOSS_CAP]
-    friend = sc * params[P_FRIEND_SHARE_MILLE] / 1000.0 if friend_kind == FRIEND_KIND_FRIEND else 0.0
+    friend = 0.0
+    if friend_kind == FRIEND_KIND_FRIEND:
+        friend = sc * params[P_FRIEND_SHARE_MILLE] / 1000.0
     return float(sc), friend, 0.0
 
 

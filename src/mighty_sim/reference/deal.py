@@ -282,7 +282,9 @@ class Deal:
         if p.raise_rule == "rank-gap":
             gap = bid_rank(p, bid, trump)[0] - bid_rank(p, self.bid, self.trump)[0]
             if gap < p.rank_gap_after_blind:
-                raise RuleError(f"after the blind a new contract must rank {p.rank_gap_after_blind} higher")
+                raise RuleError(
+                    f"after the blind a new contract must rank {p.rank_gap_after_blind} higher"
+                )
             return
         cost = p.trump_change_cost_nt if trump == "NT" else p.trump_change_cost_suit
         need = min(self.bid + cost, p.max_bid)
@@ -428,7 +430,7 @@ class Deal:
         if not self.legal_cards(seat) >> card & 1:
             raise RuleError(f"{card_name(card)} may not be played here")
         naming = not self.trick and card == JOKER_BIT and self.must_name_joker_suit()
-        if naming and joker_suit not in SUITS:
+        if naming and (joker_suit is None or joker_suit not in SUITS):
             raise RuleError("leading the joker in this trick names a suit (S, H, D or C)")
         if not naming and joker_suit is not None:
             raise RuleError("a suit is named only when leading a joker that has power")

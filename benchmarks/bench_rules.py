@@ -1,0 +1,71 @@
+"""Rule kernels against the reference rules on the same decisions, measured in one run.
+
+What it counts: the play decisions (legal-play sets), tricks (winners) and settlements
+of N random deals recorded by the reference engine. Both engines answer the same
+questions; the answers are compared (an output-parity check) before any time is quoted.
+The machine is shared and noisy: read the ratio, not the absolute figures.
+
+    .venv/bin/python benchmarks/bench_rules.py [--deals N] [--out results.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+from mighty_sim.differential import decision_arrays, record_random_deals
+from mighty_sim.kernels import rules_nb
+from mighty_sim.kernels.params import compile_profile
+from mighty_sim.profile import load_profile
+from mighty_sim.reference import rules
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=3000)
+    ap.add_argument("--out", type=Path, default=None)
+    args = ap.parse_args()
+    profile = load_profile("standard")
+    params = compile_profile(profile)
+    _, log = record_random_deals(profile, seed=1, start=0, count=args.deals)
+    hands, played, cols, _ = decision_arrays(log, profile.players)
+    m = len(log)
+    out = np.zeros(m, np.uint64)
+    rules_nb.legal_plays_batch_nb(hands, played, *cols, params, out)  # compile / load cache
+
+    t0 = time.perf_counter()
+    rules_nb.legal_plays_batch_nb(hands, played, *cols, params, out)
+    t_kernel = time.perf_counter() - t0
+
+    states = [rules.TrickState(v.trump, v.trick_no, v.played, v.joker_suit, v.demanded,
+                               v.lead_request) for v in log]
+    t0 = time.perf_counter()
+    ref = [rules.legal_plays(profile, v.hand, s) for v, s in zip(log, states, strict=True)]
+    t_ref = time.perf_counter() - t0
+
+    mismatches = sum(int(a) != b for a, b in zip(out, ref, strict=True))
+    result = {
+        "what": "legal-play sets of recorded random-deal decisions, standard profile",
+        "decisions": m,
+        "mismatches": mismatches,
+        "kernel_decisions_per_s": m / t_kernel,
+        "reference_decisions_per_s": m / t_ref,
+        "ratio": t_ref / t_kernel,
+    }
+    print(f"{m:,} decisions; mismatches {mismatches}")
+    print(f"kernel (one batch call, one thread): {m / t_kernel:,.0f} decisions/s")
+    print(f"reference (pure Python):             {m / t_ref:,.0f} decisions/s")
+    print(f"ratio kernel/reference, this run:    {t_ref / t_kernel:,.0f}x")
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(result, indent=2))
+    if mismatches:
+        raise SystemExit(1)
+
+
+if __name__ == "__main__":
+    main()

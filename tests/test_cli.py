@@ -1,0 +1,60 @@
+"""The command line: profiles, verification, errors as one line with exit code 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from mighty_sim.cli import main
+from mighty_sim.profile import load_profile
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_rules_list() -> None:
+    code, out, _ = run("rules", "list")
+    assert code == 0
+    assert out.splitlines()[0].startswith("standard")
+    assert load_profile("standard").fingerprint() in out
+
+
+def test_rules_show_resolved_profile_and_fingerprint(tmp_path: Path) -> None:
+    f = tmp_path / "mine.toml"
+    f.write_text('extends = "standard"\nback_run_threshold = 8\n')
+    code, out, _ = run("rules", "show", str(f), "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["profile"]["back_run_threshold"] == 8
+    assert data["profile"]["name"] == "mine"
+    assert data["fingerprint"] == load_profile(str(f)).fingerprint()
+    code, out, _ = run("rules", "show", "standard")
+    assert code == 0 and "hunter = \"3C\"" in out
+
+
+def test_bad_input_is_one_line_exit_2(tmp_path: Path) -> None:
+    code, out, err = run("rules", "show", "nope")
+    assert code == 2 and err.count("\n") == 1 and "unknown profile" in err
+    bad = tmp_path / "bad.toml"
+    bad.write_text('extends = "standard"\nplayers = 2\n')
+    code, _, err = run("rules", "show", str(bad))
+    assert code == 2 and err.startswith("mighty-sim: error: players:")
+    code, _, err = run("verify", "--deals", "-5")
+    assert code == 2 and "Traceback" not in err
+
+
+def test_verify_small() -> None:
+    code, out, _ = run("verify", "--deals", "50", "--seed", "4")
+    assert code == 0 and "0 mismatches" in out
+
+
+def test_python_dash_m() -> None:
+    proc = subprocess.run([sys.executable, "-m", "mighty_sim", "--help"], capture_output=True,
+                          text=True, check=False)
+    assert proc.returncode == 0 and "rules" in proc.stdout and "verify" in proc.stdout
