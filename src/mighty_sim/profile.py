@@ -393,6 +393,8 @@ def _validate(p: RuleProfile) -> None:  # noqa: C901 - one flat list of checks r
             f"hand_size: {p.players} players x {p.hand_size} + blind {p.blind_size} = {dealt}"
             f" cards, but the deck has {p.deck_size}"
         )
+    if len(p.deal_packets) > 12:
+        raise ValueError("deal_packets: at most 12 packets")
     if sum(p.deal_packets) != p.hand_size or any(k < 1 for k in p.deal_packets):
         raise ValueError(f"deal_packets: must be positive and add up to {p.hand_size}")
     if p.bid_unit == "points":

@@ -15,6 +15,26 @@ from __future__ import annotations
 
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
+ATTEMPT_BITS = 16
+"""A game's dealt attempts are indexed ``game << 16 | attempt``."""
+MAX_ATTEMPTS = (1 << ATTEMPT_BITS) - 1
+"""Attempts a game may use; the last index of a game draws its first dealer."""
+
+
+def attempt_index(game: int, attempt: int) -> int:
+    """Stream index of attempt ``attempt`` (0, 1, ...) of game ``game``.
+
+    >>> attempt_index(2, 3)
+    131075
+    """
+    if not 0 <= attempt < MAX_ATTEMPTS:
+        raise ValueError(f"attempt must be 0 to {MAX_ATTEMPTS - 1}, got {attempt}")
+    return (game << ATTEMPT_BITS) | attempt
+
+
+def dealer_index(game: int) -> int:
+    """Stream index from which game ``game`` draws its first dealer."""
+    return (game << ATTEMPT_BITS) | MAX_ATTEMPTS
 
 
 def mix64(z: int) -> int:

@@ -65,8 +65,19 @@ from ..profile import RuleProfile
     P_LOSS_CAP,
     P_FRIEND_SHARE_MILLE,
     P_NT_LEAD_REQUEST,
-    N_PARAMS,
-) = range(47)
+    P_FRIEND_MODE_COUNT,
+    P_FRIEND_MODE_0,
+    P_FRIEND_MODE_1,
+    P_FRIEND_MODE_2,
+    P_RANK_GAP,
+    P_DEALER_RULE,
+    P_FIRST_BIDDER_RULE,
+    P_DECK_SIZE,
+    P_PACKET_COUNT,
+    P_PACKET_0,
+) = range(56)
+MAX_PACKETS = 12
+N_PARAMS = P_PACKET_0 + MAX_PACKETS
 
 # enum values, in the order of the profile's Literal options
 BID_POINTS, BID_TRICKS = 0, 1
@@ -76,6 +87,10 @@ RAISE_CHANGE_COST, RAISE_RANK_GAP = 0, 1
 HUNTER_LEAD_DEMAND, HUNTER_NEXT_PLAYER = 0, 1
 SCORING_ZERO_SUM, SCORING_TRICKS, SCORING_PENALTY = 0, 1, 2
 FRIEND_KIND_FRIEND, FRIEND_KIND_OPEN_SOLO, FRIEND_KIND_SECRET_SOLO = 0, 1, 2
+MODE_CALLED, MODE_FIRST_TRICK, MODE_NONE = 0, 1, 2
+DEALER_FRIEND, DEALER_CLOCKWISE = 0, 1
+FIRST_BIDDER_DEALER_THEN_DECLARER, FIRST_BIDDER_LEFT_OF_DEALER, FIRST_BIDDER_FIRST_DEALT = 0, 1, 2
+FRIEND_MODES = ("called", "first-trick", "none")
 
 
 def _bit(card: str) -> int:
@@ -136,4 +151,18 @@ def compile_profile(profile: RuleProfile) -> np.ndarray:
     v[P_LOSS_CAP] = p.loss_cap
     v[P_FRIEND_SHARE_MILLE] = round(p.friend_share * 1000)
     v[P_NT_LEAD_REQUEST] = int(p.nt_lead_request)
+    v[P_FRIEND_MODE_COUNT] = len(p.friend_modes)
+    for k, mode in enumerate(p.friend_modes):
+        v[P_FRIEND_MODE_0 + k] = FRIEND_MODES.index(mode)
+    v[P_RANK_GAP] = p.rank_gap_after_blind
+    v[P_DEALER_RULE] = ("friend", "clockwise").index(p.dealer_rule)
+    v[P_FIRST_BIDDER_RULE] = ("dealer-then-declarer", "left-of-dealer", "first-dealt").index(
+        p.first_bidder
+    )
+    v[P_DECK_SIZE] = p.deck_size
+    if len(p.deal_packets) > MAX_PACKETS:
+        raise ValueError(f"deal_packets: at most {MAX_PACKETS} packets")
+    v[P_PACKET_COUNT] = len(p.deal_packets)
+    for k, size in enumerate(p.deal_packets):
+        v[P_PACKET_0 + k] = size
     return np.asarray(v, dtype=np.int64)

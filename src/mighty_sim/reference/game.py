@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..profile import RuleProfile
-from ..rng import DealStream
+from ..rng import DealStream, attempt_index, dealer_index
 from . import rules
 from .deal import Deal
 from .players import Player
@@ -38,9 +38,6 @@ from .records import (
     PlayView,
     WeakHandShown,
 )
-
-FIRST_DEALER_INDEX = (1 << 64) - 1
-"""Stream index reserved for drawing a ledger's first dealer."""
 
 
 def deck_order(profile: RuleProfile, stream: DealStream) -> list[int]:
@@ -197,17 +194,20 @@ def play_ledger(
     players: Sequence[Player],
     *,
     seed: int,
+    game: int = 0,
     deals: int | None = None,
     max_attempts: int = 10_000,
 ) -> Ledger:
-    """Play a game of ``deals`` counted deals (the profile's ledger length by default).
+    """Play game number ``game`` of ``deals`` counted deals (the profile's ledger length
+    by default).
 
-    Attempt k uses ``DealStream(seed, k)``; the first dealer is drawn from a stream of
-    its own. The first auction starts with the dealer (or left of the dealer, by profile).
+    Attempt k uses ``DealStream(seed, attempt_index(game, k))``; the first dealer is drawn
+    from ``DealStream(seed, dealer_index(game))``. The first auction starts with the
+    dealer (or left of the dealer, by profile).
     """
     target = profile.ledger_deals if deals is None else deals
     n = profile.players
-    dealer = DealStream(seed, FIRST_DEALER_INDEX).below(n)
+    dealer = DealStream(seed, dealer_index(game)).below(n)
     first = dealer if profile.first_bidder == "dealer-then-declarer" else (dealer + 1) % n
     attempts: list[DealRecord] = []
     totals = [Fraction(0)] * n
@@ -216,7 +216,7 @@ def play_ledger(
         if len(attempts) >= max_attempts:
             raise RuntimeError(f"no {target} deals in {max_attempts} attempts")
         record = play_deal(profile, players, dealer=dealer, first_bidder=first,
-                           stream=DealStream(seed, len(attempts)))
+                           stream=DealStream(seed, attempt_index(game, len(attempts))))
         attempts.append(record)
         if record.result.outcome == "played":
             played += 1

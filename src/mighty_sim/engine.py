@@ -1,0 +1,152 @@
+"""Whole deals in Numba, batch by batch: the public face of :mod:`.kernels.deal_nb`.
+
+:func:`play_batch` validates, allocates the output buffers and calls the kernel once per
+batch (again only if a batch outgrows its buffers); the result is a :class:`Batch` of
+NumPy columns that :mod:`mighty_sim.dataset` turns into Arrow tables.
+
+>>> from mighty_sim.profile import load_profile
+>>> batch = play_batch(load_profile("standard"), seed=1, game_start=0, games=100,
+...                    players=parse_players("heuristic", 5))
+>>> int((batch.ri[:, R_OUTCOME] == 0).sum())  # played deals: one per game
+100
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .kernels.deal_nb import (
+    HISTORY,
+    MAX_PLAYERS,
+    N_F,
+    N_R,
+    N_T,
+    N_U,
+    R_OUTCOME,
+    play_games_nb,
+)
+from .kernels.params import compile_profile
+from .kernels.policy_nb import N_POLICY_PARAMS, POLICY_NAMES
+from .profile import RuleProfile
+from .reference.rules import cards_of
+
+__all__ = ["Batch", "PlayerSpec", "R_OUTCOME", "parse_players", "play_batch"]
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A seat's policy and its parameters."""
+
+    policy: str = "heuristic"
+    aggressiveness: float = 0.0
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain data, for a run's recorded configuration."""
+        return {"policy": self.policy, "aggressiveness": self.aggressiveness}
+
+
+def parse_players(text: str, players: int) -> tuple[PlayerSpec, ...]:
+    """Seats' policies from ``heuristic``, ``random`` or a comma list, one per seat.
+
+    >>> [p.policy for p in parse_players("random,heuristic,random,random,random", 5)]
+    ['random', 'heuristic', 'random', 'random', 'random']
+    >>> parse_players("genius", 5)
+    Traceback (most recent call last):
+    ...
+    ValueError: players: unknown policy 'genius' (random, heuristic)
+    """
+    names = [t.strip() for t in text.split(",")]
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise ValueError(f"players: need 1 or {players} policies, got {len(names)}")
+    for name in names:
+        if name not in POLICY_NAMES:
+            raise ValueError(f"players: unknown policy {name!r} ({', '.join(POLICY_NAMES)})")
+    return tuple(PlayerSpec(name) for name in names)
+
+
+@dataclass
+class Batch:
+    """Output columns of a batch of games (see the layout constants of ``deal_nb``)."""
+
+    ri: np.ndarray
+    ru: np.ndarray
+    rf: np.ndarray
+    rw: np.ndarray
+    rh: np.ndarray
+    ti: np.ndarray
+    games: int
+
+    @property
+    def rows(self) -> int:
+        """Dealt attempts in the batch."""
+        return int(self.ri.shape[0])
+
+
+def _policy_arrays(players: tuple[PlayerSpec, ...]) -> tuple[np.ndarray, np.ndarray]:
+    policies = np.zeros(MAX_PLAYERS, np.int64)
+    pp = np.zeros((MAX_PLAYERS, N_POLICY_PARAMS), np.float64)
+    for s, spec in enumerate(players):
+        policies[s] = POLICY_NAMES.index(spec.policy)
+        pp[s, 0] = spec.aggressiveness
+    return policies, pp
+
+
+def play_batch(
+    profile: RuleProfile,
+    *,
+    seed: int,
+    game_start: int,
+    games: int,
+    players: tuple[PlayerSpec, ...],
+    ledger: int = 1,
+    record_tricks: bool = False,
+) -> Batch:
+    """Play games ``game_start .. game_start+games-1`` of ``ledger`` deals each."""
+    if profile.deck_copies != 1:
+        raise ValueError(f"profile {profile.name}: the batch engine plays one-deck profiles")
+    if len(players) != profile.players:
+        raise ValueError(f"players: need {profile.players}, got {len(players)}")
+    if games < 0 or ledger < 1 or game_start < 0:
+        raise ValueError("games, game_start must be >= 0 and ledger >= 1")
+    params = compile_profile(profile)
+    deck_cards = np.array(cards_of(profile.deck_mask), np.int64)
+    policies, pp = _policy_arrays(players)
+    parts: list[Batch] = []
+    done = 0
+    while done < games or not parts:
+        todo = games - done
+        cap = max(todo * ledger * 5 // 4 + ledger * 64 + 64, 256)
+        tcap = cap * profile.tricks if record_tricks else 1
+        ri = np.zeros((cap, N_R), np.int64)
+        ru = np.zeros((cap, N_U), np.uint64)
+        rf = np.zeros((cap, N_F), np.float64)
+        rw = np.zeros((cap, MAX_PLAYERS), np.int16)
+        rh = np.zeros((cap, HISTORY), np.int16)
+        ti = np.zeros((tcap, N_T), np.int64)
+        g, rows, trows = play_games_nb(
+            np.uint64(seed), game_start + done, todo, ledger, policies, pp, params, deck_cards,
+            record_tricks, ri, ru, rf, rw, rh, ti,
+        )
+        ti = ti[:trows]
+        parts.append(Batch(ri[:rows], ru[:rows], rf[:rows], rw[:rows], rh[:rows], ti, g))
+        done += g
+        if todo == 0:
+            break
+    if len(parts) == 1:
+        return parts[0]
+    offsets = np.cumsum([0] + [p.rows for p in parts[:-1]])
+    tis = []
+    for off, p in zip(offsets, parts, strict=True):
+        t = p.ti.copy()
+        t[:, 0] += off
+        tis.append(t)
+    return Batch(
+        np.concatenate([p.ri for p in parts]), np.concatenate([p.ru for p in parts]),
+        np.concatenate([p.rf for p in parts]), np.concatenate([p.rw for p in parts]),
+        np.concatenate([p.rh for p in parts]), np.concatenate(tis),
+        sum(p.games for p in parts),
+    )

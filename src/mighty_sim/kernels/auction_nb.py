@@ -1,0 +1,134 @@
+"""Auction and contract rules as kernels: which bids beat which, which contracts the
+declarer may switch to after the exchange (RULES.md s.2.2, s.2.3, s.3).
+
+Bids are ``(number, trump)`` with trump 0..3 for S H D C and 4 for NT. Legal bids and
+contracts are enumerated in the reference engine's order (number low to high, then trump
+in S H D C NT order) so that a random choice by index matches it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .params import (
+    P_COST_NT,
+    P_COST_SUIT,
+    P_MAX_BID,
+    P_MIN_BID,
+    P_RAISE_RULE,
+    P_RANK_GAP,
+    P_STRAIN_ORDER,
+    RAISE_RANK_GAP,
+    STRAIN_BRIDGE,
+)
+
+NO_TRUMP = 4
+
+
+@njit(cache=True)
+def bridge_strain_nb(trump: int) -> int:
+    """Bridge order index: C 0, D 1, H 2, S 3, NT 4."""
+    if trump == NO_TRUMP:
+        return 4
+    return 3 - trump
+
+
+@njit(cache=True)
+def bid_key_nb(params: np.ndarray, number: int, trump: int) -> int:
+    """Sort key of a bid: a larger key beats a smaller one; equal keys do not beat."""
+    if params[P_STRAIN_ORDER] == STRAIN_BRIDGE:
+        return number * 5 + bridge_strain_nb(trump)
+    return number * 2 + (1 if trump == NO_TRUMP else 0)
+
+
+@njit(cache=True)
+def beats_nb(
+    params: np.ndarray, number: int, trump: int, high_number: int, high_trump: int
+) -> bool:
+    """Whether a bid is legal over the standing bid (``high_number == 0``: none yet)."""
+    if number < params[P_MIN_BID] or number > params[P_MAX_BID]:
+        return False
+    if high_number == 0:
+        return True
+    return bid_key_nb(params, number, trump) > bid_key_nb(params, high_number, high_trump)
+
+
+@njit(cache=True)
+def legal_bid_count_nb(params: np.ndarray, high_number: int, high_trump: int) -> int:
+    """Number of legal bids over the standing bid."""
+    count = 0
+    for number in range(params[P_MIN_BID], params[P_MAX_BID] + 1):
+        for trump in range(5):
+            if beats_nb(params, number, trump, high_number, high_trump):
+                count += 1
+    return count
+
+
+@njit(cache=True)
+def kth_legal_bid_nb(
+    params: np.ndarray, high_number: int, high_trump: int, k: int
+) -> tuple[int, int]:
+    """The k-th legal bid (0-based) in the reference order."""
+    for number in range(params[P_MIN_BID], params[P_MAX_BID] + 1):
+        for trump in range(5):
+            if beats_nb(params, number, trump, high_number, high_trump):
+                if k == 0:
+                    return number, trump
+                k -= 1
+    return -1, -1
+
+
+@njit(cache=True)
+def can_contract_nb(
+    params: np.ndarray, cur_bid: int, cur_trump: int, bid: int, trump: int
+) -> bool:
+    """Whether the declarer may play ``bid`` ``trump`` after the exchange (s.2.3)."""
+    if bid > params[P_MAX_BID] or bid < cur_bid:
+        return False
+    if trump == cur_trump:
+        return True
+    if params[P_RAISE_RULE] == RAISE_RANK_GAP:
+        gap = bid_key_nb(params, bid, trump) - bid_key_nb(params, cur_bid, cur_trump)
+        return gap >= params[P_RANK_GAP]
+    cost = params[P_COST_NT] if trump == NO_TRUMP else params[P_COST_SUIT]
+    need = min(cur_bid + cost, params[P_MAX_BID])
+    return bid >= need
+
+
+@njit(cache=True)
+def other_contract_count_nb(params: np.ndarray, cur_bid: int, cur_trump: int) -> int:
+    """Number of allowed contracts other than the current one."""
+    count = 0
+    for bid in range(cur_bid, params[P_MAX_BID] + 1):
+        for trump in range(5):
+            if (bid != cur_bid or trump != cur_trump) and can_contract_nb(
+                params, cur_bid, cur_trump, bid, trump
+            ):
+                count += 1
+    return count
+
+
+@njit(cache=True)
+def kth_other_contract_nb(
+    params: np.ndarray, cur_bid: int, cur_trump: int, k: int
+) -> tuple[int, int]:
+    """The k-th allowed contract other than the current one, in the reference order."""
+    for bid in range(cur_bid, params[P_MAX_BID] + 1):
+        for trump in range(5):
+            if (bid != cur_bid or trump != cur_trump) and can_contract_nb(
+                params, cur_bid, cur_trump, bid, trump
+            ):
+                if k == 0:
+                    return bid, trump
+                k -= 1
+    return cur_bid, cur_trump
+
+
+@njit(cache=True)
+def min_contract_bid_nb(params: np.ndarray, cur_bid: int, cur_trump: int, trump: int) -> int:
+    """Smallest bid at which the declarer may switch to ``trump``; -1 if none."""
+    for bid in range(cur_bid, params[P_MAX_BID] + 1):
+        if can_contract_nb(params, cur_bid, cur_trump, bid, trump):
+            return bid
+    return -1

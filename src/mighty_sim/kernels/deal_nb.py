@@ -1,0 +1,392 @@
+"""Whole deals in one kernel call: shuffle, deal, auction, exchange, contract, friend,
+tricks, settlement, for a batch of games (RULES.md section 2; other profiles through the
+compiled parameters).
+
+Output is written row by row into preallocated arrays (one row per dealt attempt, a
+redeal being a row too); the column layout is given by the ``R_*``, ``U_*``, ``F_*`` and
+``T_*`` constants and turned into an Arrow table by :mod:`mighty_sim.dataset`.
+
+Randomness: attempt ``a`` of game ``g`` draws from stream ``attempt_index(g, a)`` of the
+run's seed, its first dealer from ``dealer_index(g)``; rows therefore depend only on the
+seed and the game number, never on batch or worker.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .auction_nb import beats_nb
+from .params import (
+    DEALER_FRIEND,
+    FIRST_BIDDER_DEALER_THEN_DECLARER,
+    FRIEND_KIND_FRIEND,
+    FRIEND_KIND_OPEN_SOLO,
+    FRIEND_KIND_SECRET_SOLO,
+    HUNTER_LEAD_DEMAND,
+    MODE_CALLED,
+    MODE_FIRST_TRICK,
+    P_BID_UNIT,
+    P_BLIND_SIZE,
+    P_DEALER_RULE,
+    P_DECK_SIZE,
+    P_FIRST_BIDDER_RULE,
+    P_HAND_SIZE,
+    P_HUNTER_RULE,
+    P_HUNTER_TRICKS,
+    P_MAX_BID,
+    P_NT_LEAD_REQUEST,
+    P_PACKET_0,
+    P_PACKET_COUNT,
+    P_PASSES_PERMANENT,
+    P_PLAYERS,
+    P_TOTAL_POINTS,
+    P_WEAK_WHEN,
+    WEAK_FIRST_TURN,
+    WEAK_NEVER,
+)
+from .policy_nb import (
+    PASS,
+    WEAK,
+    auction_decide_nb,
+    contract_decide_nb,
+    exchange_decide_nb,
+    friend_decide_nb,
+    has_nb,
+    play_decide_nb,
+    strength_nb,
+)
+from .rng_nb import attempt_index_nb, below_nb, dealer_index_nb, seed_stream_nb
+from .rules_nb import (
+    JOKER_BIT,
+    NO_TRUMP,
+    bit_nb,
+    hunter_of_nb,
+    in_tricks_nb,
+    legal_plays_nb,
+    mighty_of_nb,
+    points_nb,
+    popcount_nb,
+    settle_nb,
+    suit_mask_nb,
+    trick_winner_nb,
+    weak_qualifies_nb,
+    weak_score_q_nb,
+)
+
+MAX_PLAYERS = 8
+HISTORY = 96
+OUTCOME_PLAYED, OUTCOME_ALL_PASS, OUTCOME_WEAK = 0, 1, 2
+
+(
+    R_GAME, R_ATTEMPT, R_DEAL_IN_GAME, R_DEALER, R_FIRST_BIDDER, R_OUTCOME, R_REDEAL_BY,
+    R_DECLARER, R_BID, R_TRUMP, R_AUCTION_BID, R_AUCTION_TRUMP, R_TRUMP_CHANGED,
+    R_FRIEND_MODE, R_FRIEND_CARD, R_FRIEND_SEAT, R_FRIEND_KIND, R_POINTS, R_TRICKS,
+    R_SUCCESS, R_LEAD_REQUEST, R_HIST_LEN, R_TRUMP_LENGTH, R_HAS_MIGHTY, R_HAS_JOKER,
+    R_HAND_POINTS, N_R,
+) = range(27)
+U_BLIND, U_DISCARDS, N_U = MAX_PLAYERS, MAX_PLAYERS + 1, MAX_PLAYERS + 2
+F_STRENGTH, N_F = MAX_PLAYERS, MAX_PLAYERS + 1
+T_ROW, T_NO, T_LEADER, T_WINNER, T_POINTS, T_JOKER_SUIT, T_DEMAND, T_CARDS = range(8)
+N_T = T_CARDS + MAX_PLAYERS
+
+
+@njit(cache=True)
+def _record_bid(rh: np.ndarray, ri: np.ndarray, row: int, code: int) -> None:
+    k = ri[row, R_HIST_LEN]
+    if k < HISTORY:
+        rh[row, k] = code
+        ri[row, R_HIST_LEN] = k + 1
+
+
+@njit(cache=True)
+def play_attempt_nb(
+    st: np.ndarray, params: np.ndarray, deck_cards: np.ndarray, dealer: int,
+    first_bidder: int, policies: np.ndarray, pp: np.ndarray, row: int,
+    ri: np.ndarray, ru: np.ndarray, rf: np.ndarray, rw: np.ndarray, rh: np.ndarray,
+    record_tricks: bool, ti: np.ndarray, t_used: int,
+) -> int:
+    """Play one dealt attempt from stream ``st`` into row ``row``; returns the number of
+    trick rows used after it."""
+    n = params[P_PLAYERS]
+    hand_size = params[P_HAND_SIZE]
+    deck_size = params[P_DECK_SIZE]
+    # -- shuffle (Fisher-Yates, as DealStream.shuffled) and deal in packets (s.2.1) --------
+    deck = deck_cards.copy()
+    for i in range(deck_size - 1, 0, -1):
+        j = below_nb(st, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    hands = np.zeros(MAX_PLAYERS, np.uint64)
+    pos = 0
+    for p in range(params[P_PACKET_COUNT]):  # clockwise from the dealer's left
+        size = params[P_PACKET_0 + p]
+        for k in range(1, n + 1):
+            seat = (dealer + k) % n
+            for _ in range(size):
+                hands[seat] |= bit_nb(deck[pos])
+                pos += 1
+    blind = np.uint64(0)
+    while pos < deck_size:
+        blind |= bit_nb(deck[pos])
+        pos += 1
+    for s in range(n):
+        ru[row, s] = hands[s]
+        rw[row, s] = weak_score_q_nb(hands[s], params)
+    ru[row, U_BLIND] = blind
+    ri[row, R_DEALER] = dealer
+    ri[row, R_FIRST_BIDDER] = first_bidder
+    ri[row, R_HIST_LEN] = 0
+    for col in (R_REDEAL_BY, R_DECLARER, R_BID, R_TRUMP, R_AUCTION_BID, R_AUCTION_TRUMP,
+                R_FRIEND_MODE, R_FRIEND_CARD, R_FRIEND_SEAT, R_FRIEND_KIND, R_SUCCESS,
+                R_LEAD_REQUEST):
+        ri[row, col] = -1
+    # -- auction (s.2.2) ---------------------------------------------------------------
+    passed = np.zeros(MAX_PLAYERS, np.bool_)
+    had_turn = np.zeros(MAX_PLAYERS, np.bool_)
+    high_n, high_t, high_seat = 0, 0, -1
+    passes_in_row = 0
+    turn = first_bidder
+    permanent = params[P_PASSES_PERMANENT] == 1
+    while True:
+        seat = turn
+        weak_ok = params[P_WEAK_WHEN] != WEAK_NEVER and weak_qualifies_nb(hands[seat], params)
+        if params[P_WEAK_WHEN] == WEAK_FIRST_TURN and had_turn[seat]:
+            weak_ok = False
+        number, trump = auction_decide_nb(policies[seat], pp[seat], st, hands[seat], weak_ok,
+                                          high_n, high_t, params)
+        if number == WEAK:
+            _record_bid(rh, ri, row, seat * 1000 + 1)
+            ri[row, R_OUTCOME] = OUTCOME_WEAK
+            ri[row, R_REDEAL_BY] = seat
+            return t_used
+        had_turn[seat] = True
+        if number == PASS or not beats_nb(params, number, trump, high_n, high_t):
+            _record_bid(rh, ri, row, seat * 1000)
+            if permanent:
+                passed[seat] = True
+            passes_in_row += 1
+        else:
+            _record_bid(rh, ri, row, seat * 1000 + number * 10 + trump)
+            high_n, high_t, high_seat = number, trump, seat
+            passes_in_row = 0
+        done = False
+        if permanent:
+            active = 0
+            for s in range(n):
+                if not passed[s]:
+                    active += 1
+            if active == 0:
+                ri[row, R_OUTCOME] = OUTCOME_ALL_PASS
+                return t_used
+            if high_seat >= 0 and active == 1 and not passed[high_seat]:
+                done = True
+        else:
+            if high_seat < 0 and passes_in_row == n:
+                ri[row, R_OUTCOME] = OUTCOME_ALL_PASS
+                return t_used
+            if high_seat >= 0 and passes_in_row == n - 1:
+                done = True
+        if done:
+            break
+        turn = (turn + 1) % n
+        while passed[turn]:
+            turn = (turn + 1) % n
+    declarer = high_seat
+    bid, trump = high_n, high_t
+    dh = hands[declarer]
+    ri[row, R_AUCTION_BID] = bid
+    ri[row, R_AUCTION_TRUMP] = trump
+    rf[row, F_STRENGTH] = strength_nb(dh, trump, params)
+    ri[row, R_TRUMP_LENGTH] = popcount_nb(dh & suit_mask_nb(trump)) if trump != NO_TRUMP else 0
+    ri[row, R_HAS_MIGHTY] = 1 if has_nb(dh, mighty_of_nb(params, trump)) else 0
+    ri[row, R_HAS_JOKER] = 1 if has_nb(dh, JOKER_BIT) else 0
+    ri[row, R_HAND_POINTS] = points_nb(dh)
+    # -- exchange, contract, friend (s.2.3) ----------------------------------------------
+    hands[declarer] |= blind
+    discards = exchange_decide_nb(policies[declarer], st, hands[declarer],
+                                  params[P_BLIND_SIZE], trump, params)
+    hands[declarer] &= ~discards
+    new_bid, new_trump = contract_decide_nb(policies[declarer], pp[declarer], st,
+                                            hands[declarer], bid, trump, params)
+    changed = new_trump != trump
+    bid, trump = new_bid, new_trump
+    request_ok = params[P_NT_LEAD_REQUEST] == 1 and bid == params[P_MAX_BID] and trump == NO_TRUMP
+    mode, called, request = friend_decide_nb(policies[declarer], st, hands[declarer], discards,
+                                             bid, trump, deck_cards, request_ok, params)
+    friend = -1
+    kind = FRIEND_KIND_OPEN_SOLO
+    if mode == MODE_CALLED:
+        kind = FRIEND_KIND_SECRET_SOLO
+        for s in range(n):
+            if s != declarer and has_nb(hands[s], called):
+                friend, kind = s, FRIEND_KIND_FRIEND
+    elif mode == MODE_FIRST_TRICK:
+        kind = FRIEND_KIND_SECRET_SOLO
+    # -- play (s.2.4) ----------------------------------------------------------------------
+    captured = np.zeros(MAX_PLAYERS, np.int64)
+    won = np.zeros(MAX_PLAYERS, np.int64)
+    trick = np.full(MAX_PLAYERS, -1, np.int64)
+    seen = np.uint64(0)
+    leader = declarer
+    revealed = False
+    friend_has_led = False
+    hunter = hunter_of_nb(params, trump)
+    for trick_no in range(1, hand_size + 1):
+        joker_suit = -1
+        demanded = False
+        for k in range(n):
+            seat = (leader + k) % n
+            lead_req = -1
+            if k == 0 and seat == friend and request >= 0 and not friend_has_led:
+                lead_req = request
+            legal = legal_plays_nb(hands[seat], trick, k, trump, trick_no, joker_suit, demanded,
+                                   lead_req, params)
+            demand_card = -1
+            if (k == 0 and params[P_HUNTER_RULE] == HUNTER_LEAD_DEMAND and hunter >= 0
+                    and in_tricks_nb(params[P_HUNTER_TRICKS], trick_no)
+                    and not has_nb(hands[seat], JOKER_BIT)):
+                demand_card = hunter
+            partners = 0
+            if seat == declarer:
+                if friend >= 0 and revealed:
+                    partners = 1 << friend
+            elif seat == friend:
+                partners = 1 << declarer
+            elif revealed or kind != FRIEND_KIND_FRIEND:
+                for s in range(n):
+                    if s != declarer and s != friend:
+                        partners |= 1 << s
+            card, suit, demand = play_decide_nb(
+                policies[seat], st, seat, hands[seat], legal, trick, k, leader, trump,
+                trick_no, joker_suit, demanded, demand_card, partners,
+                seat == declarer or seat == friend, seen, n, params)
+            if k == 0:
+                joker_suit = suit
+                demanded = demand
+                if seat == friend:
+                    friend_has_led = True
+            hands[seat] &= ~bit_nb(card)
+            trick[k] = card
+            if mode == MODE_CALLED and card == called and seat == friend:
+                revealed = True
+        idx = trick_winner_nb(trick, n, trump, trick_no, joker_suit, demanded, params)
+        winner = (leader + idx) % n
+        pts = 0
+        for k in range(n):
+            seen |= bit_nb(trick[k])
+            if trick[k] != JOKER_BIT and trick[k] % 13 >= 8:
+                pts += 1
+        captured[winner] += pts
+        won[winner] += 1
+        if record_tricks:
+            ti[t_used, T_ROW] = row
+            ti[t_used, T_NO] = trick_no
+            ti[t_used, T_LEADER] = leader
+            ti[t_used, T_WINNER] = winner
+            ti[t_used, T_POINTS] = pts
+            ti[t_used, T_JOKER_SUIT] = joker_suit
+            ti[t_used, T_DEMAND] = 1 if demanded else 0
+            for k in range(MAX_PLAYERS):
+                ti[t_used, T_CARDS + k] = trick[k] if k < n else -1
+            t_used += 1
+        if trick_no == 1 and mode == MODE_FIRST_TRICK:
+            if winner != declarer:
+                friend, kind = winner, FRIEND_KIND_FRIEND
+            revealed = True
+        for k in range(n):
+            trick[k] = -1
+        leader = winner
+    # -- settlement (s.2.5) ----------------------------------------------------------------
+    defenders_points = 0
+    tricks = 0
+    for s in range(n):
+        if s != declarer and s != friend:
+            defenders_points += captured[s]
+        else:
+            tricks += won[s]
+    points = params[P_TOTAL_POINTS] - defenders_points
+    taken = points if params[P_BID_UNIT] == 0 else tricks
+    d, f, x = settle_nb(params, bid, trump, taken, kind, changed)
+    for s in range(n):
+        if s == declarer:
+            rf[row, s] = d
+        elif s == friend:
+            rf[row, s] = f
+        else:
+            rf[row, s] = x
+    ri[row, R_OUTCOME] = OUTCOME_PLAYED
+    ri[row, R_DECLARER] = declarer
+    ri[row, R_BID] = bid
+    ri[row, R_TRUMP] = trump
+    ri[row, R_TRUMP_CHANGED] = 1 if changed else 0
+    ri[row, R_FRIEND_MODE] = mode
+    ri[row, R_FRIEND_CARD] = called
+    ri[row, R_FRIEND_SEAT] = friend
+    ri[row, R_FRIEND_KIND] = kind
+    ri[row, R_POINTS] = points
+    ri[row, R_TRICKS] = tricks
+    ri[row, R_SUCCESS] = 1 if taken >= bid else 0
+    ri[row, R_LEAD_REQUEST] = request
+    ru[row, U_DISCARDS] = discards
+    return t_used
+
+
+@njit(cache=True)
+def play_games_nb(
+    seed: np.uint64, game_start: int, n_games: int, ledger: int, policies: np.ndarray,
+    pp: np.ndarray, params: np.ndarray, deck_cards: np.ndarray, record_tricks: bool,
+    ri: np.ndarray, ru: np.ndarray, rf: np.ndarray, rw: np.ndarray, rh: np.ndarray,
+    ti: np.ndarray,
+) -> tuple[int, int, int]:
+    """Play games ``game_start .. game_start+n_games-1`` of ``ledger`` counted deals each.
+
+    Writes one row per attempt; stops before a game that might not fit in the buffers.
+    Returns (games played, rows written, trick rows written).
+    """
+    n = params[P_PLAYERS]
+    cap = ri.shape[0]
+    tcap = ti.shape[0]
+    st = np.zeros(1, np.uint64)
+    row = 0
+    t_used = 0
+    for g in range(n_games):
+        game = game_start + g
+        if row + ledger * 64 > cap or (record_tricks and
+                                       t_used + ledger * 64 * params[P_HAND_SIZE] > tcap):
+            return g, row, t_used
+        seed_stream_nb(st, seed, dealer_index_nb(game))
+        dealer = below_nb(st, n)
+        if params[P_FIRST_BIDDER_RULE] == FIRST_BIDDER_DEALER_THEN_DECLARER:
+            first = dealer
+        else:
+            first = (dealer + 1) % n
+        played = 0
+        attempt = 0
+        while played < ledger:
+            if row >= cap or attempt >= 60_000:
+                return g, row, t_used  # pragma: no cover - a pathological run of redeals
+            seed_stream_nb(st, seed, attempt_index_nb(game, attempt))
+            ri[row, R_GAME] = game
+            ri[row, R_ATTEMPT] = attempt
+            ri[row, R_DEAL_IN_GAME] = played
+            t_used = play_attempt_nb(st, params, deck_cards, dealer, first, policies, pp, row,
+                                     ri, ru, rf, rw, rh, record_tricks, ti, t_used)
+            outcome = ri[row, R_OUTCOME]
+            if outcome == OUTCOME_WEAK:
+                dealer = ri[row, R_REDEAL_BY]
+                first = dealer
+            elif outcome == OUTCOME_PLAYED:
+                played += 1
+                declarer = ri[row, R_DECLARER]
+                if params[P_DEALER_RULE] == DEALER_FRIEND:
+                    f = ri[row, R_FRIEND_SEAT]
+                    dealer = f if f >= 0 else declarer
+                else:
+                    dealer = (dealer + 1) % n
+                if params[P_FIRST_BIDDER_RULE] == FIRST_BIDDER_DEALER_THEN_DECLARER:
+                    first = declarer
+                else:
+                    first = (dealer + 1) % n
+            row += 1
+            attempt += 1
+    return n_games, row, t_used

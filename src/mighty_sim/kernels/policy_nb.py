@@ -1,0 +1,467 @@
+"""Player policies as kernels: ``random`` and ``heuristic``.
+
+``random`` draws exactly what :class:`mighty_sim.reference.players.RandomPlayer` draws, in
+the same order, so kernel and reference play identical deals from the same stream.
+
+``heuristic`` is a credible table player:
+
+- **Bidding.** It estimates its hand's strength for each strain: Mighty 2.5, joker 2,
+  each trump 1, trump A/K/Q 1/0.7/0.4 more, long trumps 0.5 per card past five, side aces
+  1 (NT 1.3), side kings 0.4 (NT 0.5). It will bid up to ``6.5 + strength +
+  aggressiveness`` points in its best strain, making the lowest bid that beats the
+  standing one, and shows a weak hand whenever it may.
+- **Exchange.** It keeps Mighty, joker, trumps, aces and guarded kings, discards to void
+  short side suits and buries doubtful side points (discards count for its side).
+- **Contract.** It changes trump only when another strain is clearly stronger (by 2) and
+  the required bid stays within its estimate.
+- **Friend.** It calls Mighty, else the joker, else the top trump it lacks (the top side
+  ace it lacks in NT); with a monster hand (strength >= 16) it goes openly without friend.
+- **Play.** It hunts the joker with the hunter, draws trumps as declarer side while
+  opponents hold some, cashes sure winners, wins point tricks with the cheapest card that
+  wins (Mighty only for two or more points, the joker in tricks 2-9), gives points to a
+  known partner who is winning securely, and otherwise throws its least valuable card.
+
+Policy parameters per seat: ``pp[0]`` = aggressiveness (points added to its bid ceiling).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .auction_nb import (
+    kth_legal_bid_nb,
+    kth_other_contract_nb,
+    legal_bid_count_nb,
+    min_contract_bid_nb,
+    other_contract_count_nb,
+)
+from .params import (
+    MODE_CALLED,
+    MODE_FIRST_TRICK,
+    MODE_NONE,
+    P_DECK_SIZE,
+    P_FRIEND_MODE_0,
+    P_FRIEND_MODE_COUNT,
+    P_HUNTER_TRICKS,
+    P_JOKER_POWERLESS,
+    P_MAX_BID,
+)
+from .rng_nb import below_nb, chance_nb
+from .rules_nb import (
+    JOKER_BIT,
+    NO_TRUMP,
+    bit_nb,
+    in_tricks_nb,
+    mighty_of_nb,
+    popcount_nb,
+    suit_mask_nb,
+    trick_winner_nb,
+)
+
+POLICY_RANDOM = 0
+POLICY_HEURISTIC = 1
+POLICY_NAMES = ("random", "heuristic")
+N_POLICY_PARAMS = 4
+WEAK = -2
+PASS = -1
+
+
+@njit(cache=True)
+def kth_card_nb(mask: np.uint64, k: int) -> int:
+    """Bit index of the k-th lowest card of a mask."""
+    for _ in range(k):
+        mask &= mask - np.uint64(1)
+    low = mask & (~mask + np.uint64(1))
+    return popcount_nb(low - np.uint64(1))
+
+
+@njit(cache=True)
+def lowest_card_nb(mask: np.uint64) -> int:
+    """Bit index of the lowest card of a non-empty mask."""
+    return kth_card_nb(mask, 0)
+
+
+@njit(cache=True)
+def highest_card_nb(mask: np.uint64) -> int:
+    """Bit index of the highest card of a non-empty mask."""
+    c = -1
+    while mask:
+        c += 1
+        mask >>= np.uint64(1)
+    return c
+
+
+@njit(cache=True)
+def has_nb(mask: np.uint64, card: int) -> bool:
+    """Whether a mask holds a card (card >= 0)."""
+    return card >= 0 and (mask >> np.uint64(card)) & np.uint64(1) == np.uint64(1)
+
+
+# -- hand strength ------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def strength_nb(hand: np.uint64, trump: int, params: np.ndarray) -> float:
+    """Heuristic strength of a hand with ``trump`` (see the module docstring)."""
+    mighty = mighty_of_nb(params, trump)
+    s = 0.0
+    if has_nb(hand, mighty):
+        s += 2.5
+    if has_nb(hand, JOKER_BIT):
+        s += 2.0
+    for suit in range(4):
+        cards = hand & suit_mask_nb(suit) & ~bit_nb(mighty)
+        n = popcount_nb(cards)
+        top = suit * 13 + 12
+        if suit == trump:
+            s += n
+            if has_nb(cards, top):
+                s += 1.0
+            if has_nb(cards, top - 1):
+                s += 0.7
+            if has_nb(cards, top - 2):
+                s += 0.4
+            if n > 5:
+                s += 0.5 * (n - 5)
+        else:
+            ace = has_nb(cards, top)
+            if ace:
+                s += 1.3 if trump == NO_TRUMP else 1.0
+            if has_nb(cards, top - 1) and (ace or n >= 3):
+                s += 0.5 if trump == NO_TRUMP else 0.4
+            if trump == NO_TRUMP and ace and n > 4:
+                s += 0.5 * (n - 4)
+    return s
+
+
+@njit(cache=True)
+def best_strain_nb(hand: np.uint64, params: np.ndarray) -> tuple[int, float]:
+    """Strongest strain for a hand and its strength (NT must be clearly better)."""
+    best, best_s = 0, -1.0
+    for t in range(5):
+        s = strength_nb(hand, t, params) - (1.0 if t == NO_TRUMP else 0.0)
+        if s > best_s:
+            best, best_s = t, s
+    return best, best_s
+
+
+@njit(cache=True)
+def bid_ceiling_nb(strength: float, pp: np.ndarray, params: np.ndarray) -> int:
+    """Highest number the heuristic player will bid."""
+    return min(int(6.5 + strength + pp[0]), params[P_MAX_BID])
+
+
+# -- auction --------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def auction_decide_nb(
+    policy: int, pp: np.ndarray, st: np.ndarray, hand: np.uint64, can_weak: bool,
+    high_number: int, high_trump: int, params: np.ndarray,
+) -> tuple[int, int]:
+    """(WEAK, 0), (PASS, 0) or (number, trump) for a bidder."""
+    count = legal_bid_count_nb(params, high_number, high_trump)
+    if policy == POLICY_RANDOM:
+        if can_weak and chance_nb(st, 1, 2):
+            return WEAK, 0
+        if count == 0 or chance_nb(st, 1, 2):
+            return PASS, 0
+        return kth_legal_bid_nb(params, high_number, high_trump, below_nb(st, min(count, 10)))
+    if can_weak:
+        return WEAK, 0
+    trump, s = best_strain_nb(hand, params)
+    ceiling = bid_ceiling_nb(s, pp, params)
+    for k in range(count):
+        number, t = kth_legal_bid_nb(params, high_number, high_trump, k)
+        if t == trump and number <= ceiling:
+            return number, t
+    return PASS, 0
+
+
+# -- exchange, contract, friend -------------------------------------------------------------
+
+
+@njit(cache=True)
+def keep_value_nb(hand: np.uint64, card: int, trump: int, params: np.ndarray) -> float:
+    """How much the heuristic declarer wants to keep a card."""
+    if card == JOKER_BIT or card == mighty_of_nb(params, trump):
+        return 100.0
+    suit, rank = card // 13, card % 13
+    if suit == trump:
+        return 30.0 + rank
+    v = float(rank)
+    length = popcount_nb(hand & suit_mask_nb(suit))
+    has_ace = has_nb(hand, suit * 13 + 12)
+    if rank == 12:
+        return v + 20.0
+    if rank == 11 and has_ace:
+        v += 10.0
+    if length <= 2 and not has_ace:
+        v -= 8.0  # void a short side suit
+    if rank >= 8 and not has_ace:
+        v -= 2.0  # bury a doubtful point
+    return v
+
+
+@njit(cache=True)
+def exchange_decide_nb(
+    policy: int, st: np.ndarray, hand: np.uint64, discard_count: int, trump: int,
+    params: np.ndarray,
+) -> np.uint64:
+    """Mask of the cards the declarer discards."""
+    discards = np.uint64(0)
+    if policy == POLICY_RANDOM:
+        left = hand
+        for _ in range(discard_count):
+            c = kth_card_nb(left, below_nb(st, popcount_nb(left)))
+            left &= ~bit_nb(c)
+            discards |= bit_nb(c)
+        return discards
+    for _ in range(discard_count):
+        best_c, best_v = -1, 1e9
+        rest = hand & ~discards
+        m = rest
+        while m:
+            c = lowest_card_nb(m)
+            m &= ~bit_nb(c)
+            v = keep_value_nb(rest, c, trump, params)
+            if v < best_v:
+                best_c, best_v = c, v
+        discards |= bit_nb(best_c)
+    return discards
+
+
+@njit(cache=True)
+def contract_decide_nb(
+    policy: int, pp: np.ndarray, st: np.ndarray, hand: np.uint64, bid: int, trump: int,
+    params: np.ndarray,
+) -> tuple[int, int]:
+    """Final (bid, trump) after the exchange."""
+    if policy == POLICY_RANDOM:
+        others = other_contract_count_nb(params, bid, trump)
+        if others == 0 or chance_nb(st, 1, 2):
+            return bid, trump
+        return kth_other_contract_nb(params, bid, trump, below_nb(st, others))
+    cur = strength_nb(hand, trump, params)
+    best, best_s = best_strain_nb(hand, params)
+    if best != trump and best_s >= cur + 2.0:
+        need = min_contract_bid_nb(params, bid, trump, best)
+        if need > 0 and need <= bid_ceiling_nb(best_s, pp, params):
+            return need, best
+    return bid, trump
+
+
+@njit(cache=True)
+def friend_decide_nb(
+    policy: int, st: np.ndarray, hand: np.uint64, discards: np.uint64, bid: int, trump: int,
+    deck_cards: np.ndarray, lead_request_ok: bool, params: np.ndarray,
+) -> tuple[int, int, int]:
+    """(mode, called card or -1, lead request suit or -1)."""
+    n_modes = params[P_FRIEND_MODE_COUNT]
+    if policy == POLICY_RANDOM:
+        mode = params[P_FRIEND_MODE_0 + below_nb(st, n_modes)]
+        card = -1
+        if mode == MODE_CALLED:
+            card = deck_cards[below_nb(st, params[P_DECK_SIZE])]
+        request = -1
+        if mode != MODE_NONE and lead_request_ok and chance_nb(st, 1, 2):
+            request = below_nb(st, 4)
+        return mode, card, request
+    allowed_called, allowed_first, allowed_none = False, False, False
+    for k in range(n_modes):
+        m = params[P_FRIEND_MODE_0 + k]
+        allowed_called |= m == MODE_CALLED
+        allowed_first |= m == MODE_FIRST_TRICK
+        allowed_none |= m == MODE_NONE
+    if allowed_none and (strength_nb(hand, trump, params) >= 16.0 or not (
+            allowed_called or allowed_first)):
+        return MODE_NONE, -1, -1
+    if not allowed_called:
+        return MODE_FIRST_TRICK, -1, -1
+    mine = hand | discards
+    mighty = mighty_of_nb(params, trump)
+    if not has_nb(mine, mighty):
+        return MODE_CALLED, mighty, -1
+    if not has_nb(mine, JOKER_BIT) and deck_cards[-1] == JOKER_BIT:
+        return MODE_CALLED, JOKER_BIT, -1
+    if trump != NO_TRUMP:
+        for rank in range(12, -1, -1):
+            c = trump * 13 + rank
+            if not has_nb(mine, c):
+                return MODE_CALLED, c, -1
+    for suit in range(4):
+        c = suit * 13 + 12
+        if c != mighty and not has_nb(mine, c):
+            return MODE_CALLED, c, -1
+    return MODE_CALLED, deck_cards[0], -1
+
+
+# -- play ------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def dump_value_nb(card: int, trump: int, mighty: int) -> int:
+    """Cost of giving a card away: low ranks first, points, trumps and specials last."""
+    if card == JOKER_BIT or card == mighty:
+        return 100
+    rank = card % 13
+    v = rank
+    if card // 13 == trump:
+        v += 20
+    if rank >= 8:
+        v += 8
+    return v
+
+
+@njit(cache=True)
+def win_cost_nb(card: int, trump: int, mighty: int) -> int:
+    """Cost of winning with a card: plain cards by rank, then trumps, joker, Mighty."""
+    if card == mighty:
+        return 200
+    if card == JOKER_BIT:
+        return 150
+    if card // 13 == trump:
+        return 50 + card % 13
+    return card % 13
+
+
+@njit(cache=True)
+def play_decide_nb(
+    policy: int, st: np.ndarray, seat: int, hand: np.uint64, legal: np.uint64,
+    trick: np.ndarray, n_played: int, leader: int, trump: int, trick_no: int,
+    joker_suit: int, demanded: bool, demand_card: int, partner_mask: int,
+    declarer_side: bool, seen: np.uint64, players: int, params: np.ndarray,
+) -> tuple[int, int, bool]:
+    """(card, joker suit named or -1, demand) for the seat to play.
+
+    ``demand_card`` is the card that, led now, may demand the joker (-1 if none);
+    ``partner_mask`` has bit s set for each seat known to be on this seat's side;
+    ``seen`` is every card played before this trick.
+    """
+    powered_lead = not in_tricks_nb(params[P_JOKER_POWERLESS], trick_no)
+    if policy == POLICY_RANDOM:
+        card = kth_card_nb(legal, below_nb(st, popcount_nb(legal)))
+        suit = -1
+        if n_played == 0 and card == JOKER_BIT and powered_lead:
+            suit = below_nb(st, 4)
+        demand = card == demand_card and chance_nb(st, 1, 2)
+        return card, suit, demand
+    mighty = mighty_of_nb(params, trump)
+    if n_played == 0:
+        return _lead_nb(hand, legal, trump, trick_no, demand_card, declarer_side, seen,
+                        mighty, powered_lead, params)
+    # following: who is winning so far, and is it a partner?
+    idx = trick_winner_nb(trick, n_played, trump, trick_no, joker_suit, demanded, params)
+    win_seat = (leader + idx) % players
+    points = 0
+    for i in range(n_played):
+        c = trick[i]
+        if c != JOKER_BIT and c % 13 >= 8:
+            points += 1
+    last = n_played == players - 1
+    if (partner_mask >> win_seat) & 1:
+        w = trick[idx]
+        if last or w == mighty or w == JOKER_BIT:
+            best, best_v = -1, 1000
+            m = legal
+            while m:
+                c = lowest_card_nb(m)
+                m &= ~bit_nb(c)
+                if c != mighty and c != JOKER_BIT and c % 13 >= 8 and c // 13 != trump:
+                    if c % 13 < best_v:
+                        best, best_v = c, c % 13
+            if best >= 0:
+                return best, -1, False
+        return _cheapest_nb(legal, trump, mighty), -1, False
+    # an opponent (or nobody known) is winning: win cheaply when it is worth it
+    best, best_cost = -1, 10_000
+    m = legal
+    while m:
+        c = lowest_card_nb(m)
+        m &= ~bit_nb(c)
+        trick[n_played] = c
+        if trick_winner_nb(trick, n_played + 1, trump, trick_no, joker_suit, demanded,
+                           params) == n_played:
+            cost = win_cost_nb(c, trump, mighty)
+            value = points + (1 if c != JOKER_BIT and c % 13 >= 8 else 0)
+            worth = value >= 1 or last or trick_no >= 9
+            if c == mighty and value < 2 and trick_no < 10:
+                worth = False
+            if c == JOKER_BIT and value < 1 and trick_no != 9:
+                worth = False
+            if worth and cost < best_cost:
+                best, best_cost = c, cost
+    trick[n_played] = -1
+    if best >= 0:
+        return best, -1, False
+    return _cheapest_nb(legal, trump, mighty), -1, False
+
+
+@njit(cache=True)
+def _cheapest_nb(legal: np.uint64, trump: int, mighty: int) -> int:
+    best, best_v = -1, 10_000
+    m = legal
+    while m:
+        c = lowest_card_nb(m)
+        m &= ~bit_nb(c)
+        v = dump_value_nb(c, trump, mighty)
+        if v < best_v:
+            best, best_v = c, v
+    return best
+
+
+@njit(cache=True)
+def _lead_nb(
+    hand: np.uint64, legal: np.uint64, trump: int, trick_no: int, demand_card: int,
+    declarer_side: bool, seen: np.uint64, mighty: int, powered_lead: bool,
+    params: np.ndarray,
+) -> tuple[int, int, bool]:
+    # 1. hunt the joker while it is out and not ours
+    if (demand_card >= 0 and has_nb(legal, demand_card) and not has_nb(seen, JOKER_BIT)
+            and in_tricks_nb(params[P_HUNTER_TRICKS], trick_no) and trick_no < 10):
+        return demand_card, -1, True
+    outside = ~(hand | seen)
+    # 2. declarer side draws trumps while opponents may hold some
+    if declarer_side and trump != NO_TRUMP:
+        trumps = legal & suit_mask_nb(trump)
+        if popcount_nb(trumps) >= 2 and outside & suit_mask_nb(trump):
+            if has_nb(legal, JOKER_BIT) and powered_lead and trick_no < 9:
+                return JOKER_BIT, trump, False
+            return highest_card_nb(trumps), -1, False
+    # 3. cash a sure winner: the highest outstanding card of a side suit
+    for suit in range(4):
+        if suit == trump:
+            continue
+        mine = legal & suit_mask_nb(suit)
+        if not mine:
+            continue
+        top = highest_card_nb(mine)
+        higher_out = False
+        for r in range(top % 13 + 1, 13):
+            if has_nb(outside, suit * 13 + r):
+                higher_out = True
+        if not higher_out and top != mighty:
+            return top, -1, False
+    # 4. otherwise the lowest card of the shortest side suit, never a point if avoidable
+    best, best_key = -1, 10_000
+    m = legal
+    while m:
+        c = lowest_card_nb(m)
+        m &= ~bit_nb(c)
+        if c == JOKER_BIT or c == mighty:
+            continue
+        suit = c // 13
+        key = popcount_nb(hand & suit_mask_nb(suit)) * 16 + c % 13
+        if suit == trump:
+            key += 400
+        if c % 13 >= 8:
+            key += 200
+        if key < best_key:
+            best, best_key = c, key
+    if best < 0:
+        best = _cheapest_nb(legal, trump, mighty)
+        if best == JOKER_BIT and powered_lead:
+            return best, (trump if trump != NO_TRUMP else 0), False
+    return best, -1, False
+
