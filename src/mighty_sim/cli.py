@@ -6,13 +6,19 @@ Bad input gives a one-line error on stderr and exit code 2, never a traceback.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import click
 
 from .profile import BUILTIN_PROFILES, load_profile
+from .runner import SHARD_GAMES
 
 
 class _Group(click.Group):
@@ -94,13 +100,105 @@ def verify(profile: str, deals: int, seed: int, workers: int) -> None:
 
 
 @main.command()
-@click.option("--deals", type=click.IntRange(min=1), default=2_000, show_default=True,
-              help="Random deals for the differential check.")
-def demo(deals: int) -> None:
-    """Show the rules at work: worked examples, a ledger and a differential check."""
+@click.option("--deals", type=click.IntRange(min=1), default=1_000_000, show_default=True,
+              help="Deals to simulate.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("out/demo"), show_default=True, help="Dataset folder (replaced).")
+def demo(deals: int, out: Path) -> None:
+    """Show the rules at work, then simulate DEALS standard deals and print the figures."""
     from .demo import run_demo
 
-    run_demo(deals=deals)
+    run_demo(deals=deals, dataset=out)
+
+
+@main.command()
+@click.option("--profile", default="standard", show_default=True,
+              help="Built-in profile name or .toml file.")
+@click.option("--deals", type=int, required=True, help="Deals to play (redeals not counted).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Run seed.")
+@click.option("--workers", type=int, default=os.cpu_count() or 1, show_default=True,
+              help="Worker processes.")
+@click.option("--out", type=click.Path(path_type=Path), required=True,
+              help="Dataset folder.")
+@click.option("--players", default="heuristic", show_default=True,
+              help="heuristic, random, or one policy per seat: p0,p1,p2,p3,p4.")
+@click.option("--aggressiveness", type=float, default=0.0, show_default=True,
+              help="Points the heuristic players add to their bid ceiling.")
+@click.option("--ledger", type=int, default=1, show_default=True,
+              help="Deals per game, with the dealer rotation of the rules.")
+@click.option("--tricks", is_flag=True, help="Also write every trick to a tricks table.")
+@click.option("--resume", is_flag=True, help="Complete an interrupted run in --out.")
+@click.option("--overwrite", is_flag=True, help="Replace a run already in --out.")
+@click.option("--shard-games", type=int, default=SHARD_GAMES, show_default=True,
+              help="Games per Parquet file.")
+def simulate(profile: str, deals: int, seed: int, workers: int, out: Path, players: str,
+             aggressiveness: float, ledger: int, tricks: bool, resume: bool, overwrite: bool,
+             shard_games: int) -> None:
+    """Play DEALS complete deals into a hive-partitioned Parquet dataset in OUT.
+
+    One row per dealt attempt (redeals included) in OUT/deals, every trick in OUT/tricks
+    with --tricks, the configuration in OUT/_run.json. The same seed gives the same rows
+    whatever the number of workers.
+    """
+    from .engine import parse_players
+    from .runner import RunConfig, run_simulation
+
+    p = load_profile(profile)
+    specs = tuple(replace(s, aggressiveness=aggressiveness) for s in
+                  parse_players(players, p.players))
+    config = RunConfig(p, deals, seed, specs, ledger, tricks, shard_games)
+    with _progress("simulate", config.games * ledger) as advance:
+        result = run_simulation(config, out, workers=workers, resume=resume,
+                                overwrite=overwrite, progress=advance)
+    s = result.stats
+    rate = s.successes / s.played if s.played else 0.0
+    click.echo(
+        f"{s.played:,} deals played ({s.rows:,} dealt, {s.weak_redeals:,} weak-hand and "
+        f"{s.all_pass:,} all-pass redeals), success rate {rate:.1%}, "
+        f"{result.seconds:.1f} s, {result.deals_per_second:,.0f} deals/s -> {out}"
+        + (f" ({result.shards_skipped} shards already there)" if result.shards_skipped else "")
+    )
+
+
+@main.command()
+@click.argument("dataset", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--deal", "deal", type=int, required=True, help="deal_id of the row to show.")
+def show(dataset: Path, deal: int) -> None:
+    """Replay recorded deal DEAL of DATASET trick by trick (re-simulated from its seed)."""
+    from .replay import describe_deal
+
+    click.echo(describe_deal(dataset, deal))
+
+
+@contextmanager
+def _progress(label: str, total: int) -> Iterator[Callable[[int], None]]:
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    console = Console(stderr=True)
+    bar = Progress(
+        TextColumn(label), BarColumn(), MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn(),
+        console=console, transient=True, disable=not console.is_terminal,
+    )
+    start = time.perf_counter()
+    with bar:
+        task = bar.add_task(label, total=total, rate="")
+
+        def advance(n: int) -> None:
+            bar.advance(task, n)
+            done = bar.tasks[0].completed
+            elapsed = time.perf_counter() - start
+            bar.update(task, rate=f"{done / elapsed:,.0f} deals/s" if elapsed > 0 else "")
+
+        yield advance
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -6,21 +6,31 @@ deals through the reference engine, and a differential check of the kernels.
 
 from __future__ import annotations
 
+import os
 import time
+from pathlib import Path
 
+import polars as pl
 from rich.console import Console
 from rich.table import Table
 
 from .cards import card_name, format_cards, parse_cards, points_in
+from .engine import parse_players
 from .oracle import legal_plays, settle, trick_winner, weak_hand_score
 from .profile import load_profile
 from .reference import RandomPlayer, play_ledger
+from .runner import RunConfig, run_simulation
 from .verify import run_differential
 from .weak import weak_hand_probability
 
 
-def run_demo(*, deals: int = 2_000, console: Console | None = None) -> None:
-    """Print the demo to ``console`` (stdout by default)."""
+def run_demo(
+    *, deals: int = 1_000_000, dataset: Path = Path("out/demo"), check_deals: int = 1_000,
+    console: Console | None = None,
+) -> None:
+    """Print the demo to ``console`` (stdout by default): the rules, a differential check
+    of ``check_deals`` deals, then a simulation of ``deals`` deals into ``dataset`` and its
+    headline figures."""
     out = console or (Console() if Console().is_terminal else Console(width=120))
     p = load_profile("standard")
     out.rule(f"[bold]mighty_sim[/] - profile {p.name} (fingerprint {p.fingerprint()})")
@@ -73,11 +83,52 @@ def run_demo(*, deals: int = 2_000, console: Console | None = None) -> None:
     totals = "  ".join(f"seat {i} {float(t):+g}" for i, t in enumerate(ledger.totals))
     out.print(f"Totals: {totals}")
 
-    out.rule(f"Differential check: Numba kernels vs reference engine, {deals:,} deals")
+    out.rule(f"Differential check: Numba kernels vs reference engine, {check_deals:,} deals")
     start = time.perf_counter()
-    report = run_differential(p, deals=deals, seed=7, workers=1, progress=True)
+    report = run_differential(p, deals=check_deals, seed=7, workers=1, progress=True)
     out.print(
         f"{report.decisions:,} play decisions, {report.tricks:,} tricks, "
         f"{report.settlements:,} settlements, {report.hands:,} weak-hand scores: "
         f"[bold]{report.mismatches} mismatches[/] ({time.perf_counter() - start:.1f} s)"
     )
+
+    out.rule(f"Simulation: {deals:,} standard deals, heuristic players, seed 2026")
+    config = RunConfig(p, deals, 2026, parse_players("heuristic", p.players))
+    result = run_simulation(config, dataset, workers=os.cpu_count() or 1, overwrite=True)
+    out.print(f"{result.stats.played:,} deals played in {result.seconds:.1f} s "
+              f"({result.deals_per_second:,.0f} deals/s) -> {dataset}")
+    print_headlines(dataset, out)
+
+
+def print_headlines(dataset: Path, out: Console) -> None:
+    """Headline figures of a dataset, computed with Polars lazy scans."""
+    deals = pl.scan_parquet(dataset / "deals" / "**" / "*.parquet", hive_partitioning=True)
+    counts = deals.group_by("outcome").agg(pl.len().alias("n")).collect()
+    total = int(counts["n"].sum())
+    by = {row["outcome"]: row["n"] for row in counts.iter_rows(named=True)}
+    out.print(f"dealt {total:,}: played {by.get('played', 0) / total:.1%}, weak-hand redeals "
+              f"{by.get('weak-redeal', 0) / total:.1%}, all-pass redeals "
+              f"{by.get('all-pass', 0) / total:.1%}")
+    played = deals.filter(pl.col("outcome") == "played")
+    table = Table("bid", "deals", "share", "success", "mean declarer payout", "sd")
+    rows = (
+        played.with_columns(pl.col("payouts").list.get(pl.col("declarer").cast(pl.Int64))
+                            .alias("declarer_payout"))
+        .group_by("bid")
+        .agg(pl.len().alias("n"), pl.col("success").mean().alias("rate"),
+             pl.col("declarer_payout").mean().alias("mean"),
+             pl.col("declarer_payout").std().alias("sd"))
+        .sort("bid")
+        .collect()
+    )
+    n_played = int(rows["n"].sum())
+    for r in rows.iter_rows(named=True):
+        table.add_row(str(r["bid"]), f"{r['n']:,}", f"{r['n'] / n_played:.1%}",
+                      f"{r['rate']:.1%}", f"{r['mean']:+.2f}", f"{r['sd']:.2f}")
+    out.print(table)
+    modes = (played.group_by("friend_kind").agg(pl.len().alias("n")).sort("friend_kind")
+             .collect())
+    out.print("friend: " + ", ".join(f"{r['friend_kind']} {r['n'] / n_played:.1%}"
+                                     for r in modes.iter_rows(named=True)))
+    overall = played.select(pl.col("success").mean()).collect().item()
+    out.print(f"overall success rate {overall:.1%}")

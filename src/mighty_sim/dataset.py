@@ -1,0 +1,176 @@
+"""Batch columns to Arrow tables: the dataset schema (version 1).
+
+One row per dealt attempt in ``deals`` (a redeal is a row too); with ``--tricks`` one
+row per trick in ``tricks``. Cards are masks in the layout of :func:`parse_cards`
+(``hands``, ``blind``, ``discards``) or card text (``friend_card``, trick ``cards``).
+Columns that do not apply to a redeal are null there; a redeal's payouts are zeros.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+
+from .cards import SUITS, card_name
+from .engine import Batch
+from .kernels.deal_nb import (
+    F_STRENGTH,
+    R_ATTEMPT,
+    R_AUCTION_BID,
+    R_AUCTION_TRUMP,
+    R_BID,
+    R_DEAL_IN_GAME,
+    R_DEALER,
+    R_DECLARER,
+    R_FIRST_BIDDER,
+    R_FRIEND_CARD,
+    R_FRIEND_KIND,
+    R_FRIEND_MODE,
+    R_FRIEND_SEAT,
+    R_GAME,
+    R_HAND_POINTS,
+    R_HAS_JOKER,
+    R_HAS_MIGHTY,
+    R_HIST_LEN,
+    R_LEAD_REQUEST,
+    R_OUTCOME,
+    R_POINTS,
+    R_REDEAL_BY,
+    R_SUCCESS,
+    R_TRICKS,
+    R_TRUMP,
+    R_TRUMP_CHANGED,
+    R_TRUMP_LENGTH,
+    T_CARDS,
+    T_DEMAND,
+    T_JOKER_SUIT,
+    T_LEADER,
+    T_NO,
+    T_POINTS,
+    T_ROW,
+    T_WINNER,
+    U_BLIND,
+    U_DISCARDS,
+)
+from .kernels.params import FRIEND_MODES
+from .profile import TRUMPS
+
+SCHEMA_VERSION = 1
+OUTCOMES = ("played", "all-pass", "weak-redeal")
+FRIEND_KINDS = ("friend", "open-solo", "secret-solo")
+CARD_NAMES = pa.array([card_name(b) for b in range(53)])
+
+
+def _history_names() -> pa.Array:
+    names = []
+    for code in range(8000):
+        seat, what = divmod(code, 1000)
+        if what == 0:
+            names.append(f"{seat}:pass")
+        elif what == 1:
+            names.append(f"{seat}:weak")
+        elif what // 10 >= 1 and what % 10 < 5:
+            names.append(f"{seat}:{what // 10}{TRUMPS[what % 10]}")
+        else:
+            names.append("")
+    return pa.array(names)
+
+
+HISTORY_NAMES = _history_names()
+
+
+def deal_id(game: np.ndarray, attempt: np.ndarray) -> np.ndarray:
+    """Row key: ``game << 16 | attempt`` as uint64 (the attempt's stream index)."""
+    return (game.astype(np.uint64) << np.uint64(16)) | attempt.astype(np.uint64)
+
+
+def _nullable(values: np.ndarray, null: np.ndarray, type_: pa.DataType) -> pa.Array:
+    return pa.array(values, type=type_, mask=null)
+
+
+def _lookup(codes: np.ndarray, names: tuple[str, ...] | pa.Array) -> pa.Array:
+    table = names if isinstance(names, pa.Array) else pa.array(list(names))
+    null = codes < 0
+    idx = pa.array(np.where(null, 0, codes).astype(np.int32), mask=null)
+    return table.take(idx)
+
+
+def _fixed_lists(values: np.ndarray, width: int, type_: pa.DataType) -> pa.Array:
+    rows = values.shape[0]
+    offsets = pa.array(np.arange(0, rows * width + 1, width, dtype=np.int32))
+    flat = pa.array(np.ascontiguousarray(values[:, :width]).reshape(-1), type=type_)
+    return pa.ListArray.from_arrays(offsets, flat)
+
+
+def deals_table(batch: Batch, players: int) -> pa.Table:
+    """The ``deals`` rows of a batch as an Arrow table."""
+    ri, ru, rf, rw, rh = batch.ri, batch.ru, batch.rf, batch.rw, batch.rh
+    not_played = ri[:, R_OUTCOME] != 0
+    redeal_null = ri[:, R_REDEAL_BY] < 0
+    lengths = ri[:, R_HIST_LEN].astype(np.int32)
+    valid = np.arange(rh.shape[1])[None, :] < lengths[:, None]
+    hist_codes = rh[valid].astype(np.int32)
+    hist = pa.ListArray.from_arrays(
+        pa.array(np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)),
+        HISTORY_NAMES.take(pa.array(hist_codes)),
+    )
+    columns = {
+        "deal_id": pa.array(deal_id(ri[:, R_GAME], ri[:, R_ATTEMPT])),
+        "game": pa.array(ri[:, R_GAME]),
+        "attempt": pa.array(ri[:, R_ATTEMPT].astype(np.int16)),
+        "deal_in_game": pa.array(ri[:, R_DEAL_IN_GAME].astype(np.int16)),
+        "dealer": pa.array(ri[:, R_DEALER].astype(np.int8)),
+        "first_bidder": pa.array(ri[:, R_FIRST_BIDDER].astype(np.int8)),
+        "hands": _fixed_lists(ru, players, pa.uint64()),
+        "blind": pa.array(ru[:, U_BLIND]),
+        "weak_scores": _fixed_lists(rw.astype(np.float32) / 4.0, players, pa.float32()),
+        "outcome": _lookup(ri[:, R_OUTCOME], OUTCOMES),
+        "redeal_by": _nullable(ri[:, R_REDEAL_BY].astype(np.int8), redeal_null, pa.int8()),
+        "bid_history": hist,
+        "declarer": _nullable(ri[:, R_DECLARER].astype(np.int8), not_played, pa.int8()),
+        "bid": _nullable(ri[:, R_BID].astype(np.int8), not_played, pa.int8()),
+        "trump": _lookup(np.where(not_played, -1, ri[:, R_TRUMP]), TRUMPS),
+        "auction_bid": _nullable(ri[:, R_AUCTION_BID].astype(np.int8), not_played, pa.int8()),
+        "auction_trump": _lookup(np.where(not_played, -1, ri[:, R_AUCTION_TRUMP]), TRUMPS),
+        "trump_changed": _nullable(ri[:, R_TRUMP_CHANGED].astype(bool), not_played, pa.bool_()),
+        "friend_mode": _lookup(np.where(not_played, -1, ri[:, R_FRIEND_MODE]), FRIEND_MODES),
+        "friend_card": _lookup(ri[:, R_FRIEND_CARD], CARD_NAMES),
+        "friend_seat": _nullable(ri[:, R_FRIEND_SEAT].astype(np.int8), ri[:, R_FRIEND_SEAT] < 0,
+                                 pa.int8()),
+        "friend_kind": _lookup(np.where(not_played, -1, ri[:, R_FRIEND_KIND]), FRIEND_KINDS),
+        "lead_request": _lookup(ri[:, R_LEAD_REQUEST], tuple(SUITS)),
+        "discards": _nullable(ru[:, U_DISCARDS], not_played, pa.uint64()),
+        "declarer_points": _nullable(ri[:, R_POINTS].astype(np.int8), not_played, pa.int8()),
+        "declarer_tricks": _nullable(ri[:, R_TRICKS].astype(np.int8), not_played, pa.int8()),
+        "success": _nullable(ri[:, R_SUCCESS] == 1, not_played, pa.bool_()),
+        "payouts": _fixed_lists(rf, players, pa.float64()),
+        "declarer_strength": _nullable(rf[:, F_STRENGTH].astype(np.float32), not_played,
+                                       pa.float32()),
+        "declarer_trump_length": _nullable(ri[:, R_TRUMP_LENGTH].astype(np.int8), not_played,
+                                           pa.int8()),
+        "declarer_has_mighty": _nullable(ri[:, R_HAS_MIGHTY] == 1, not_played, pa.bool_()),
+        "declarer_has_joker": _nullable(ri[:, R_HAS_JOKER] == 1, not_played, pa.bool_()),
+        "declarer_hand_points": _nullable(ri[:, R_HAND_POINTS].astype(np.int8), not_played,
+                                          pa.int8()),
+    }
+    return pa.table(columns)
+
+
+def tricks_table(batch: Batch, players: int) -> pa.Table:
+    """The ``tricks`` rows of a batch (recorded with ``record_tricks``)."""
+    ti, ri = batch.ti, batch.ri
+    rows = ti[:, T_ROW]
+    cards = ti[:, T_CARDS : T_CARDS + players]
+    return pa.table({
+        "deal_id": pa.array(deal_id(ri[rows, R_GAME], ri[rows, R_ATTEMPT])),
+        "trick": pa.array(ti[:, T_NO].astype(np.int8)),
+        "leader": pa.array(ti[:, T_LEADER].astype(np.int8)),
+        "cards": pa.ListArray.from_arrays(
+            pa.array(np.arange(0, len(ti) * players + 1, players, dtype=np.int32)),
+            CARD_NAMES.take(pa.array(cards.reshape(-1).astype(np.int32))),
+        ),
+        "winner": pa.array(ti[:, T_WINNER].astype(np.int8)),
+        "points": pa.array(ti[:, T_POINTS].astype(np.int8)),
+        "joker_suit": _lookup(ti[:, T_JOKER_SUIT], tuple(SUITS)),
+        "demand": pa.array(ti[:, T_DEMAND] == 1),
+    })

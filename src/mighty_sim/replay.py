@@ -1,0 +1,90 @@
+"""``mighty-sim show``: a recorded deal, replayed trick by trick in readable form.
+
+The deal is re-simulated from the run's seed (its game is replayed with trick
+recording on) and checked against the stored row before it is shown.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow.compute as pc
+import pyarrow.dataset as ds
+
+from .cards import format_cards
+from .dataset import deals_table, tricks_table
+from .engine import play_batch
+from .runner import RUN_FILE, RunConfig
+
+
+def load_run(dataset: Path) -> RunConfig:
+    """The configuration a dataset was made with."""
+    path = dataset / RUN_FILE
+    if not path.exists():
+        raise ValueError(f"{dataset} holds no run ({RUN_FILE} is missing)")
+    return RunConfig.from_dict(json.loads(path.read_text())["config"])
+
+
+def describe_deal(dataset: Path, deal_id: int) -> str:
+    """Readable text of one recorded deal."""
+    config = load_run(dataset)
+    game, attempt = divmod(deal_id, 1 << 16)
+    if deal_id < 0 or game >= config.games:
+        raise ValueError(f"deal {deal_id}: no such deal in {dataset} ({config.games} games)")
+    n = config.profile.players
+    batch = play_batch(config.profile, seed=config.seed, game_start=game, games=1,
+                       players=config.players, ledger=config.ledger, record_tricks=True)
+    rows = deals_table(batch, n)
+    match = pc.equal(rows.column("deal_id"), deal_id)
+    row_table = rows.filter(match)
+    if row_table.num_rows == 0:
+        raise ValueError(f"deal {deal_id}: game {game} has no attempt {attempt}")
+    row = row_table.to_pylist()[0]
+    stored = ds.dataset(dataset / "deals", format="parquet", partitioning="hive")
+    kept = stored.to_table(filter=ds.field("deal_id") == deal_id, columns=["hands", "payouts"])
+    if kept.num_rows and kept.to_pylist()[0]["hands"] != row["hands"]:
+        raise ValueError(f"deal {deal_id}: the stored row does not match its re-simulation")
+    tricks = tricks_table(batch, n).filter(pc.equal(tricks_table(batch, n).column("deal_id"),
+                                                    deal_id)).to_pylist()
+    lines = [
+        f"deal {deal_id}: game {game}, attempt {attempt}, profile {config.profile.name} "
+        f"({config.profile.fingerprint()}), seed {config.seed}",
+        f"dealer seat {row['dealer']}, first bidder seat {row['first_bidder']}",
+    ]
+    for s, hand in enumerate(row["hands"]):
+        lines.append(f"  seat {s}: {format_cards(hand)}   (weak-hand score "
+                     f"{row['weak_scores'][s]:g})")
+    lines.append(f"  blind: {format_cards(row['blind'])}")
+    lines.append("auction: " + " ".join(row["bid_history"]))
+    if row["outcome"] != "played":
+        who = f" by seat {row['redeal_by']}" if row["redeal_by"] is not None else ""
+        lines.append(f"outcome: {row['outcome']}{who}; redeal, nothing scored")
+        return "\n".join(lines)
+    lines.append(
+        f"declarer seat {row['declarer']} won at {row['auction_bid']} {row['auction_trump']}, "
+        f"discarded {format_cards(row['discards'])}, plays {row['bid']} {row['trump']}"
+        + (" (trump changed)" if row["trump_changed"] else "")
+    )
+    friend = row["friend_mode"]
+    if friend == "called":
+        friend += f" {row['friend_card']}"
+    seat = row["friend_seat"]
+    lines.append(f"friend: {friend} -> {row['friend_kind']}"
+                 + (f", seat {seat}" if seat is not None else ""))
+    for t in tricks:
+        order = [(t["leader"] + k) % n for k in range(n)]
+        cards = "  ".join(f"{s}:{c}" for s, c in zip(order, t["cards"], strict=True))
+        extra = ""
+        if t["joker_suit"]:
+            extra += f" (joker names {t['joker_suit']})"
+        if t["demand"]:
+            extra += " (joker demanded)"
+        lines.append(f"  trick {t['trick']:>2}: {cards}{extra} -> seat {t['winner']} "
+                     f"takes {t['points']}")
+    lines.append(
+        f"declarer side {row['declarer_points']} points: "
+        f"{'made' if row['success'] else 'failed'}; payouts "
+        + ", ".join(f"seat {s} {v:+g}" for s, v in enumerate(row["payouts"]))
+    )
+    return "\n".join(lines)

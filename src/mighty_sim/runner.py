@@ -1,0 +1,358 @@
+"""Running a simulation into a Parquet dataset: shards, workers, resume, progress.
+
+A run is ``games = ceil(deals / ledger)`` games cut into shards of ``shard_games``
+consecutive games. Each shard is one Parquet file per table, written under a temporary
+name (leading dot) and renamed when complete, so a folder never holds a half-written
+shard; ``--resume`` replays only the shards whose file is missing. Rows depend only on
+the seed and the game numbers, never on the worker count.
+
+Layout::
+
+    OUT/_run.json                                 configuration and summary
+    OUT/deals/shard=00000/part-0.parquet          hive-partitioned by shard
+    OUT/tricks/shard=00000/part-0.parquet         with --tricks
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing
+import os
+import platform
+import shutil
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from .dataset import SCHEMA_VERSION, deals_table, tricks_table
+from .engine import PlayerSpec, play_batch
+from .profile import RuleProfile, load_profile
+
+RUN_FILE = "_run.json"
+BATCH_GAMES = 65_536
+SHARD_GAMES = 1 << 19
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """Everything that determines a run's rows."""
+
+    profile: RuleProfile
+    deals: int
+    seed: int
+    players: tuple[PlayerSpec, ...]
+    ledger: int = 1
+    tricks: bool = False
+    shard_games: int = SHARD_GAMES
+
+    def __post_init__(self) -> None:
+        if self.deals < 1:
+            raise ValueError(f"deals: must be at least 1, got {self.deals}")
+        if not 0 <= self.seed < 1 << 63:
+            raise ValueError(f"seed: must be 0 to 2**63-1, got {self.seed}")
+        if self.ledger < 1:
+            raise ValueError(f"ledger: must be at least 1, got {self.ledger}")
+        if self.shard_games < 1:
+            raise ValueError("shard_games: must be at least 1")
+        if len(self.players) != self.profile.players:
+            raise ValueError(f"players: {self.profile.name} needs {self.profile.players}")
+
+    @property
+    def games(self) -> int:
+        """Games played: ``deals`` rounded up to whole ledgers."""
+        return math.ceil(self.deals / self.ledger)
+
+    @property
+    def shards(self) -> int:
+        """Number of shards."""
+        return math.ceil(self.games / self.shard_games)
+
+    def shard_range(self, shard: int) -> tuple[int, int]:
+        """First game and number of games of a shard."""
+        start = shard * self.shard_games
+        return start, min(self.shard_games, self.games - start)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The configuration as recorded in ``_run.json`` and Parquet metadata."""
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "profile": self.profile.to_dict(),
+            "fingerprint": self.profile.fingerprint(),
+            "deals": self.deals,
+            "games": self.games,
+            "seed": self.seed,
+            "players": [p.to_dict() for p in self.players],
+            "ledger": self.ledger,
+            "tricks": self.tricks,
+            "shard_games": self.shard_games,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RunConfig:
+        """Inverse of :meth:`to_dict`."""
+        profile = load_profile("standard").replace(**data["profile"])
+        return cls(
+            profile=profile,
+            deals=data["deals"],
+            seed=data["seed"],
+            players=tuple(PlayerSpec(**p) for p in data["players"]),
+            ledger=data["ledger"],
+            tricks=data["tricks"],
+            shard_games=data["shard_games"],
+        )
+
+
+def versions() -> dict[str, str]:
+    """Versions of the packages that made a dataset."""
+    out = {"python": platform.python_version()}
+    for name in ("mighty-sim", "numba", "numpy", "pyarrow", "polars"):
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:  # pragma: no cover
+            out[name] = "unknown"
+    return out
+
+
+def _metadata(config: RunConfig) -> dict[bytes, bytes]:
+    c = config.to_dict()
+    return {
+        b"mighty_sim.config": json.dumps(c).encode(),
+        b"mighty_sim.profile": json.dumps(c["profile"]).encode(),
+        b"mighty_sim.fingerprint": c["fingerprint"].encode(),
+        b"mighty_sim.seed": str(config.seed).encode(),
+        b"mighty_sim.players": json.dumps(c["players"]).encode(),
+        b"mighty_sim.versions": json.dumps(versions()).encode(),
+        b"mighty_sim.schema_version": str(SCHEMA_VERSION).encode(),
+    }
+
+
+def shard_path(out: Path, table: str, shard: int) -> Path:
+    """Final path of a shard's file."""
+    return out / table / f"shard={shard:05d}" / "part-0.parquet"
+
+
+@dataclass
+class ShardStats:
+    """Counts of one shard (or a whole run, merged)."""
+
+    games: int = 0
+    rows: int = 0
+    played: int = 0
+    successes: int = 0
+    weak_redeals: int = 0
+    all_pass: int = 0
+
+    def add(self, other: ShardStats) -> None:
+        """Add another shard's counts."""
+        for k in self.__dataclass_fields__:
+            setattr(self, k, getattr(self, k) + getattr(other, k))
+
+
+def write_shard(config_dict: dict[str, Any], out: str, shard: int, queue: Any = None) -> ShardStats:
+    """Play one shard and write its files atomically; returns its counts.
+
+    ``queue``, if given, receives the number of deals finished after each batch.
+    """
+    config = RunConfig.from_dict(config_dict)
+    root = Path(out)
+    start, games = config.shard_range(shard)
+    tables = ["deals"] + (["tricks"] if config.tricks else [])
+    writers: dict[str, pq.ParquetWriter] = {}
+    temps = {}
+    stats = ShardStats()
+    meta = _metadata(config)
+    try:
+        for done in range(0, games, BATCH_GAMES):
+            n = min(BATCH_GAMES, games - done)
+            batch = play_batch(config.profile, seed=config.seed, game_start=start + done,
+                               games=n, players=config.players, ledger=config.ledger,
+                               record_tricks=config.tricks)
+            parts = {"deals": deals_table(batch, config.profile.players)}
+            if config.tricks:
+                parts["tricks"] = tricks_table(batch, config.profile.players)
+            for name in tables:
+                table = parts[name]
+                if name not in writers:
+                    final = shard_path(root, name, shard)
+                    final.parent.mkdir(parents=True, exist_ok=True)
+                    temps[name] = final.parent / f".{final.name}.tmp"
+                    schema = table.schema.with_metadata(meta)
+                    writers[name] = pq.ParquetWriter(temps[name], schema, compression="zstd")
+                writers[name].write_table(table.replace_schema_metadata(meta),
+                                          row_group_size=1 << 20)
+            stats.add(table_stats(parts["deals"]))
+            if queue is not None:
+                queue.put(n * config.ledger)
+        for name in tables:
+            writers.pop(name).close()
+            os.replace(temps[name], shard_path(root, name, shard))
+    finally:
+        for w in writers.values():
+            w.close()
+        for t in temps.values():
+            if t.exists():
+                t.unlink()
+    return stats
+
+
+@dataclass
+class RunResult:
+    """What a run did, for the summary line."""
+
+    stats: ShardStats
+    seconds: float
+    shards_written: int
+    shards_skipped: int
+    config: RunConfig = field(repr=False)
+
+    @property
+    def deals_per_second(self) -> float:
+        """Played deals per second of wall time."""
+        return self.stats.played / self.seconds if self.seconds > 0 else float("inf")
+
+
+def _read_run(out: Path) -> dict[str, Any] | None:
+    path = out / RUN_FILE
+    if not path.exists():
+        return None
+    try:
+        data: dict[str, Any] = json.loads(path.read_text())
+        return data
+    except (OSError, ValueError):
+        raise ValueError(f"{path} is not a readable run file") from None
+
+
+def _write_json(path: Path, data: dict[str, Any]) -> None:
+    tmp = path.parent / f".{path.name}.tmp"
+    tmp.write_text(json.dumps(data, indent=2) + "\n")
+    os.replace(tmp, path)
+
+
+def prepare_output(out: Path, config: RunConfig, *, resume: bool, overwrite: bool) -> None:
+    """Check and prepare the output folder; raises ValueError with the reason."""
+    if resume and overwrite:
+        raise ValueError("--resume and --overwrite exclude each other")
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"{out} exists and is not a folder")
+    existing = _read_run(out) if out.exists() else None
+    if existing is not None:
+        same = existing.get("config") == config.to_dict()
+        if resume and not same:
+            raise ValueError(f"{out} holds a different run; --resume needs the same arguments")
+        if not resume and not overwrite:
+            hint = "use --resume to complete it or --overwrite" if same else "use --overwrite"
+            raise ValueError(f"{out} already holds a run ({hint})")
+    elif out.exists() and any(out.iterdir()) and not overwrite:
+        raise ValueError(f"{out} is not empty and holds no run; use --overwrite or another folder")
+    if overwrite and out.exists():
+        for name in ("deals", "tricks"):
+            shutil.rmtree(out / name, ignore_errors=True)
+        (out / RUN_FILE).unlink(missing_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".write-probe"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as e:
+        raise ValueError(f"cannot write to {out}: {e.strerror}") from None
+    if existing is None or overwrite:
+        _write_json(out / RUN_FILE, {"status": "running", "config": config.to_dict(),
+                                     "versions": versions()})
+
+
+def run_simulation(
+    config: RunConfig, out: Path, *, workers: int = 1, resume: bool = False,
+    overwrite: bool = False, progress: Any = None,
+) -> RunResult:
+    """Play the run into ``out``; ``progress(deals_done)`` is called as work finishes."""
+    if workers < 1:
+        raise ValueError(f"workers: must be at least 1, got {workers}")
+    prepare_output(out, config, resume=resume, overwrite=overwrite)
+    todo = [s for s in range(config.shards)
+            if not all(shard_path(out, t, s).exists()
+                       for t in ["deals"] + (["tricks"] if config.tricks else []))]
+    skipped = config.shards - len(todo)
+    total = ShardStats()
+    for s in range(config.shards):
+        if s not in todo:
+            total.add(_shard_stats_from_file(out, s))
+    begin = time.perf_counter()
+    cdict = config.to_dict()
+    if progress is not None and skipped:
+        progress(sum(config.shard_range(s)[1] for s in range(config.shards) if s not in todo)
+                 * config.ledger)
+    if workers == 1 or len(todo) <= 1:
+        for s in todo:
+            total.add(write_shard(cdict, str(out), s, _CallbackQueue(progress)))
+    else:
+        play_batch(config.profile, seed=config.seed, game_start=0, games=1,
+                   players=config.players)  # compile or load the kernels once, here
+        ctx = multiprocessing.get_context("spawn")
+        with ctx.Manager() as manager:
+            queue = manager.Queue()
+            with ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=ctx) as pool:
+                futures = [pool.submit(write_shard, cdict, str(out), s, queue) for s in todo]
+                pending = set(futures)
+                while pending:
+                    while not queue.empty():
+                        n = queue.get()
+                        if progress is not None:
+                            progress(n)
+                    pending = {f for f in pending if not f.done()}
+                    time.sleep(0.05)
+                while not queue.empty():
+                    n = queue.get()
+                    if progress is not None:
+                        progress(n)
+                for f in futures:
+                    total.add(f.result())
+    seconds = time.perf_counter() - begin
+    result = RunResult(total, seconds, len(todo), skipped, config)
+    _write_json(out / RUN_FILE, {
+        "status": "complete",
+        "config": cdict,
+        "versions": versions(),
+        "summary": {**total.__dict__, "seconds": round(seconds, 3)},
+    })
+    return result
+
+
+class _CallbackQueue:
+    """A queue-like adapter that forwards ``put`` to a progress callback."""
+
+    def __init__(self, callback: Any) -> None:
+        self.callback = callback
+
+    def put(self, n: int) -> None:
+        if self.callback is not None:
+            self.callback(n)
+
+
+def table_stats(deals: pa.Table) -> ShardStats:
+    """Counts of a ``deals`` table (whole games only)."""
+    outcome = deals.column("outcome")
+
+    def count(mask: pa.ChunkedArray) -> int:
+        return int(pc.sum(mask.cast(pa.int64())).as_py() or 0)
+
+    return ShardStats(
+        games=len(pc.unique(deals.column("game"))),
+        rows=deals.num_rows,
+        played=count(pc.equal(outcome, "played")),
+        successes=count(deals.column("success")),
+        weak_redeals=count(pc.equal(outcome, "weak-redeal")),
+        all_pass=count(pc.equal(outcome, "all-pass")),
+    )
+
+
+def _shard_stats_from_file(out: Path, shard: int) -> ShardStats:
+    return table_stats(pq.read_table(shard_path(out, "deals", shard),
+                                      columns=["outcome", "success", "game"]))
