@@ -276,6 +276,8 @@ def run_simulation(
     if workers < 1:
         raise ValueError(f"workers: must be at least 1, got {workers}")
     prepare_output(out, config, resume=resume, overwrite=overwrite)
+    for stale in out.glob("*/shard=*/.*.tmp"):  # left by a run that was killed
+        stale.unlink()
     todo = [s for s in range(config.shards)
             if not all(shard_path(out, t, s).exists()
                        for t in ["deals"] + (["tricks"] if config.tricks else []))]

@@ -1,0 +1,272 @@
+"""The batch simulator: kernel vs reference, determinism, resume, datasets, errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+from conftest import STANDARD
+
+from mighty_sim.cards import parse_cards, points_in
+from mighty_sim.cli import main
+from mighty_sim.dataset import deals_table, tricks_table
+from mighty_sim.engine import parse_players, play_batch
+from mighty_sim.reference import RandomPlayer, play_ledger
+from mighty_sim.runner import RunConfig, run_simulation, shard_path
+
+RANDOM = parse_players("random", 5)
+HEURISTIC = parse_players("heuristic", 5)
+
+
+def scan(out: Path, table: str = "deals") -> pl.DataFrame:
+    return (pl.scan_parquet(out / table / "**" / "*.parquet", hive_partitioning=True)
+            .drop("shard").collect().sort("deal_id", *(["trick"] if table == "tricks" else [])))
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_random_policy_plays_the_reference_deals(chunk: int) -> None:
+    """2,400 games of 2 deals: identical deals, decisions (every card in order, joker
+    suits, demands) and settlements in the kernel and the reference engine."""
+    games, ledger, start = 600, 2, chunk * 600
+    batch = play_batch(STANDARD, seed=99, game_start=start, games=games, players=RANDOM,
+                       ledger=ledger, record_tricks=True)
+    rows = deals_table(batch, 5).to_pylist()
+    tricks = tricks_table(batch, 5).to_pylist()
+    by_deal: dict[int, list[dict[str, object]]] = {}
+    for t in tricks:
+        by_deal.setdefault(int(t["deal_id"]), []).append(t)  # type: ignore[call-overload]
+    k = 0
+    compared = 0
+    for game in range(start, start + games):
+        ledger_ref = play_ledger(STANDARD, [RandomPlayer()] * 5, seed=99, game=game, deals=ledger)
+        for attempt, rec in enumerate(ledger_ref.attempts):
+            row = rows[k]
+            k += 1
+            assert row["deal_id"] == game << 16 | attempt
+            assert (row["dealer"], row["first_bidder"]) == (rec.dealer, rec.first_bidder)
+            assert tuple(row["hands"]) == rec.hands and row["blind"] == rec.blind
+            r = rec.result
+            assert row["outcome"] == r.outcome
+            if r.outcome != "played":
+                continue
+            compared += 1
+            assert (row["declarer"], row["bid"], row["trump"]) == (r.declarer, r.bid, r.trump)
+            assert row["discards"] == r.discards and row["trump_changed"] == r.trump_changed
+            assert row["friend_mode"] == r.friend_mode and row["friend_seat"] == r.friend_seat
+            assert row["friend_kind"] == r.friend_kind
+            assert row["declarer_points"] == r.declarer_points and row["success"] == r.success
+            assert [Fraction(v) for v in row["payouts"]] == list(r.payouts)
+            kernel_tricks = by_deal[row["deal_id"]]
+            assert len(kernel_tricks) == len(rec.tricks) == 10
+            for kt, rt in zip(kernel_tricks, rec.tricks, strict=True):
+                assert kt["cards"] == [_name(c) for c in rt.cards]
+                assert (kt["leader"], kt["winner"], kt["points"]) == (rt.leader, rt.winner,
+                                                                       rt.points)
+                assert (kt["joker_suit"], kt["demand"]) == (rt.joker_suit, rt.demand)
+    assert k == len(rows)
+    assert compared >= 1000
+
+
+def _name(bit: int) -> str:
+    from mighty_sim.cards import card_name
+
+    return card_name(bit)
+
+
+@pytest.mark.parametrize("players", [RANDOM, HEURISTIC])
+def test_every_row_keeps_the_invariants(players: tuple) -> None:  # type: ignore[type-arg]
+    batch = play_batch(STANDARD, seed=5, game_start=0, games=3000, players=players, ledger=2,
+                       record_tricks=True)
+    deals = deals_table(batch, 5).to_pylist()
+    tricks: dict[int, list[dict]] = {}  # type: ignore[type-arg]
+    for t in tricks_table(batch, 5).to_pylist():
+        tricks.setdefault(t["deal_id"], []).append(t)
+    deck = STANDARD.deck_mask
+    for d in deals:
+        hands = d["hands"]
+        union = d["blind"]
+        for h in hands:
+            assert h & union == 0 and h.bit_count() == 10
+            union |= h
+        assert union == deck
+        if d["outcome"] != "played":
+            assert d["payouts"] == [0.0] * 5 and d["success"] is None
+            continue
+        declarer = d["declarer"]
+        assert d["discards"] & ~(hands[declarer] | d["blind"]) == 0
+        assert d["discards"].bit_count() == 3
+        ts = tricks[d["deal_id"]]
+        played = [parse_cards(c) for t in ts for c in t["cards"]]
+        assert sum(played) | d["discards"] == deck and len(set(played)) == 50
+        assert sum(t["points"] for t in ts) + points_in(d["discards"]) == 20
+        side = {declarer, d["friend_seat"]}
+        defenders = sum(t["points"] for t in ts if t["winner"] not in side)
+        assert d["declarer_points"] == 20 - defenders
+        assert d["success"] == (d["declarer_points"] >= d["bid"])
+        assert sum(d["payouts"]) == 0
+        if d["success"]:
+            assert d["payouts"][declarer] >= 0
+        else:
+            assert d["payouts"][declarer] < 0
+
+
+def test_heuristic_is_credible() -> None:
+    batch = play_batch(STANDARD, seed=8, game_start=0, games=20000, players=HEURISTIC)
+    df = pl.from_arrow(deals_table(batch, 5)).filter(pl.col("outcome") == "played")
+    assert isinstance(df, pl.DataFrame)
+    rate = df["success"].mean()
+    assert 0.5 < rate < 0.9  # bids near what the hand makes, neither timid nor reckless
+    strong = df.filter(pl.col("declarer_strength") >= 10)["success"].mean()
+    assert strong > rate  # stronger hands make more
+    assert df["bid"].max() > 14  # strong hands bid up
+    # the weak-hand redeal is shown whenever allowed: the redeal rate matches the scale
+    all_rows = pl.from_arrow(deals_table(batch, 5))
+    assert isinstance(all_rows, pl.DataFrame)
+    assert 0.1 < (all_rows["outcome"] == "weak-redeal").mean() < 0.3
+
+
+def _run(out: Path, workers: int, **kw: object) -> None:
+    config = RunConfig(STANDARD, deals=kw.pop("deals", 3000), seed=11,  # type: ignore[arg-type]
+                       players=HEURISTIC, ledger=kw.pop("ledger", 1),  # type: ignore[arg-type]
+                       tricks=True, shard_games=kw.pop("shard_games", 700))  # type: ignore[arg-type]
+    run_simulation(config, out, workers=workers, **kw)  # type: ignore[arg-type]
+
+
+def test_same_rows_with_one_and_two_workers(tmp_path: Path) -> None:
+    _run(tmp_path / "a", 1)
+    _run(tmp_path / "b", 2)
+    for table in ("deals", "tricks"):
+        a, b = scan(tmp_path / "a", table), scan(tmp_path / "b", table)
+        assert a.height > 0 and a.equals(b)
+    assert len(list((tmp_path / "a" / "deals").iterdir())) == 5  # 3000 games / 700
+
+
+def test_rows_do_not_depend_on_shard_size(tmp_path: Path) -> None:
+    _run(tmp_path / "a", 1, shard_games=3000)
+    _run(tmp_path / "b", 1, shard_games=512)
+    assert scan(tmp_path / "a").equals(scan(tmp_path / "b"))
+
+
+def test_killed_run_resumes_to_the_same_rows(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = [sys.executable, "-m", "mighty_sim", "simulate", "--deals", "60000", "--seed", "11",
+            "--workers", "1", "--shard-games", "3000", "--out", str(out)]
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while time.time() < deadline and not shard_path(out, "deals", 2).exists():
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    done = sorted(p.name for p in (out / "deals").iterdir())
+    assert 3 <= len(done) < 20, done  # interrupted midway
+    assert json.loads((out / "_run.json").read_text())["status"] == "running"
+    code = subprocess.run(args + ["--resume"], capture_output=True, text=True, check=False)
+    assert code.returncode == 0, code.stderr
+    assert "shards already there" in code.stdout
+    whole = tmp_path / "whole"
+    subprocess.run(args[:-1] + [str(whole)], check=True, capture_output=True)
+    assert scan(out).equals(scan(whole))
+    assert not list(out.rglob(".*.tmp"))
+
+
+def test_dataset_metadata_and_run_file(tmp_path: Path) -> None:
+    _run(tmp_path / "a", 1, deals=500, ledger=5)
+    run = json.loads((tmp_path / "a" / "_run.json").read_text())
+    assert run["status"] == "complete" and run["config"]["fingerprint"] == STANDARD.fingerprint()
+    assert run["summary"]["played"] == 500
+    meta = pq.read_schema(shard_path(tmp_path / "a", "deals", 0)).metadata
+    assert meta[b"mighty_sim.fingerprint"] == STANDARD.fingerprint().encode()
+    assert json.loads(meta[b"mighty_sim.profile"])["hunter"] == "3C"
+    assert meta[b"mighty_sim.schema_version"] == b"1"
+    assert b"numba" in meta[b"mighty_sim.versions"]
+    df = scan(tmp_path / "a")
+    played = df.filter(pl.col("outcome") == "played")
+    assert played.height == 500
+    # ledgers of 5: each game has deals 0..4, and the rotation of RULES.md s.2.1-2.2
+    per_game = played.group_by("game").agg(pl.col("deal_in_game").sort())
+    assert all(v.to_list() == [0, 1, 2, 3, 4] for v in per_game["deal_in_game"])
+    rows = df.sort("deal_id").to_dicts()
+    for prev, nxt in zip(rows, rows[1:], strict=False):
+        if prev["game"] != nxt["game"]:
+            assert nxt["first_bidder"] == nxt["dealer"]
+            continue
+        if prev["outcome"] == "played":
+            expected = prev["friend_seat"] if prev["friend_seat"] is not None else prev["declarer"]
+            assert (nxt["dealer"], nxt["first_bidder"]) == (expected, prev["declarer"])
+        elif prev["outcome"] == "weak-redeal":
+            assert nxt["dealer"] == nxt["first_bidder"] == prev["redeal_by"]
+        else:
+            assert (nxt["dealer"], nxt["first_bidder"]) == (prev["dealer"], prev["first_bidder"])
+
+
+def _cli(*args: str) -> tuple[int, str, str]:
+    r = CliRunner().invoke(main, list(args))
+    return r.exit_code, r.stdout, r.stderr
+
+
+def test_cli_simulate_and_show(tmp_path: Path) -> None:
+    out = tmp_path / "cli"
+    code, text, _ = _cli("simulate", "--deals", "300", "--seed", "3", "--workers", "1",
+                         "--out", str(out), "--players", "heuristic,random,random,random,random")
+    assert code == 0 and "300 deals played" in text
+    df = scan(out)
+    deal = int(df.filter(pl.col("outcome") == "played")["deal_id"][0])
+    code, text, _ = _cli("show", str(out), "--deal", str(deal))
+    assert code == 0 and "trick 10" in text and "payouts" in text
+    code, _, err = _cli("simulate", "--deals", "300", "--out", str(out))
+    assert code == 2 and "already holds a run" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--profile", "nope"], "unknown profile"),
+        (["--deals", "-5"], "deals"),
+        (["--players", "heuristic,random"], "players"),
+        (["--players", "genius"], "players"),
+        (["--workers", "0"], "workers"),
+        (["--ledger", "0"], "ledger"),
+    ],
+)
+def test_bad_arguments_fail_cleanly(tmp_path: Path, args: list[str], message: str) -> None:
+    out = tmp_path / "bad"
+    base = ["simulate", "--deals", "10", "--out", str(out)]
+    code, _, err = _cli(*(base + args))
+    assert code == 2 and message in err and err.count("\n") == 1
+    assert not out.exists() or not any(out.rglob("*.parquet"))
+
+
+def test_unwritable_folder(tmp_path: Path) -> None:
+    if os.geteuid() == 0:
+        target = "/proc/mighty-sim-cannot-write-here"
+    else:  # pragma: no cover - CI runs as root
+        locked = tmp_path / "locked"
+        locked.mkdir(mode=0o500)
+        target = str(locked / "out")
+    code, _, err = _cli("simulate", "--deals", "10", "--out", target)
+    assert code == 2 and "cannot write" in err
+
+
+def test_show_rejects_unknown_deal(tmp_path: Path) -> None:
+    _run(tmp_path / "a", 1, deals=50)
+    code, _, err = _cli("show", str(tmp_path / "a"), "--deal", str(10**9))
+    assert code == 2 and "no such deal" in err
+
+
+def test_batches_match_one_big_call() -> None:
+    whole = play_batch(STANDARD, seed=4, game_start=0, games=400, players=HEURISTIC)
+    a = play_batch(STANDARD, seed=4, game_start=0, games=150, players=HEURISTIC)
+    b = play_batch(STANDARD, seed=4, game_start=150, games=250, players=HEURISTIC)
+    assert np.array_equal(whole.ri, np.concatenate([a.ri, b.ri]))
+    assert np.array_equal(whole.ru, np.concatenate([a.ru, b.ru]))
