@@ -95,6 +95,36 @@ def _policy_arrays(players: tuple[PlayerSpec, ...]) -> tuple[np.ndarray, np.ndar
     return policies, pp
 
 
+_VERIFIED = {
+    "deck_copies": 1,
+    "bid_unit": "points",
+    "scoring": "zero-sum",
+    "hunter_rule": "lead-demand",
+    "mighty_sets_suit_from_trick": 0,
+    "raise_rule": "change-cost",
+    "trump_change_doubles": False,
+    "passes_permanent": True,
+    "lone_declarer": False,
+}
+"""Rule values the batch engine and its heuristic player are verified for; other values
+(the ucla and russian families) come with their own milestone."""
+
+
+def check_supported(profile: RuleProfile) -> None:
+    """Raise ValueError if the batch engine is not verified for this profile's rules.
+
+    >>> from mighty_sim.profile import load_profile
+    >>> check_supported(load_profile("ucla-5p"))
+    Traceback (most recent call last):
+    ...
+    ValueError: profile ucla-5p: the batch simulator does not support bid_unit = 'tricks' yet
+    """
+    for name, value in _VERIFIED.items():
+        if getattr(profile, name) != value:
+            raise ValueError(f"profile {profile.name}: the batch simulator does not support "
+                             f"{name} = {getattr(profile, name)!r} yet")
+
+
 def play_batch(
     profile: RuleProfile,
     *,
@@ -106,8 +136,7 @@ def play_batch(
     record_tricks: bool = False,
 ) -> Batch:
     """Play games ``game_start .. game_start+games-1`` of ``ledger`` deals each."""
-    if profile.deck_copies != 1:
-        raise ValueError(f"profile {profile.name}: the batch engine plays one-deck profiles")
+    check_supported(profile)
     if len(players) != profile.players:
         raise ValueError(f"players: need {profile.players}, got {len(players)}")
     if games < 0 or ledger < 1 or game_start < 0:

@@ -33,7 +33,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from .dataset import SCHEMA_VERSION, deals_table, tricks_table
-from .engine import PlayerSpec, play_batch
+from .engine import PlayerSpec, check_supported, play_batch
 from .profile import RuleProfile, load_profile
 
 RUN_FILE = "_run.json"
@@ -62,6 +62,7 @@ class RunConfig:
             raise ValueError(f"ledger: must be at least 1, got {self.ledger}")
         if self.shard_games < 1:
             raise ValueError("shard_games: must be at least 1")
+        check_supported(self.profile)
         if len(self.players) != self.profile.players:
             raise ValueError(f"players: {self.profile.name} needs {self.profile.players}")
 
@@ -185,7 +186,12 @@ def write_shard(config_dict: dict[str, Any], out: str, shard: int, queue: Any = 
                     final.parent.mkdir(parents=True, exist_ok=True)
                     temps[name] = final.parent / f".{final.name}.tmp"
                     schema = table.schema.with_metadata(meta)
-                    writers[name] = pq.ParquetWriter(temps[name], schema, compression="zstd")
+                    writers[name] = pq.ParquetWriter(
+                        temps[name], schema, compression="zstd", compression_level=1,
+                        use_dictionary=[f.name for f in schema if pa.types.is_string(f.type)
+                                        or pa.types.is_list(f.type)
+                                        and pa.types.is_string(f.type.value_type)],
+                    )
                 writers[name].write_table(table.replace_schema_metadata(meta),
                                           row_group_size=1 << 20)
             stats.add(table_stats(parts["deals"]))

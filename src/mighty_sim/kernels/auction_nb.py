@@ -57,10 +57,14 @@ def beats_nb(
 @njit(cache=True)
 def legal_bid_count_nb(params: np.ndarray, high_number: int, high_trump: int) -> int:
     """Number of legal bids over the standing bid."""
+    lo, hi = params[P_MIN_BID], params[P_MAX_BID]
+    if high_number == 0:
+        return 5 * (hi - lo + 1)
+    high_key = bid_key_nb(params, high_number, high_trump)
     count = 0
-    for number in range(params[P_MIN_BID], params[P_MAX_BID] + 1):
+    for number in range(max(lo, high_number), hi + 1):
         for trump in range(5):
-            if beats_nb(params, number, trump, high_number, high_trump):
+            if bid_key_nb(params, number, trump) > high_key:
                 count += 1
     return count
 
@@ -70,13 +74,26 @@ def kth_legal_bid_nb(
     params: np.ndarray, high_number: int, high_trump: int, k: int
 ) -> tuple[int, int]:
     """The k-th legal bid (0-based) in the reference order."""
-    for number in range(params[P_MIN_BID], params[P_MAX_BID] + 1):
+    lo, hi = params[P_MIN_BID], params[P_MAX_BID]
+    high_key = bid_key_nb(params, high_number, high_trump) if high_number else -1
+    for number in range(max(lo, high_number), hi + 1):
         for trump in range(5):
-            if beats_nb(params, number, trump, high_number, high_trump):
+            if bid_key_nb(params, number, trump) > high_key:
                 if k == 0:
                     return number, trump
                 k -= 1
     return -1, -1
+
+
+@njit(cache=True)
+def lowest_bid_in_nb(params: np.ndarray, high_number: int, high_trump: int, trump: int) -> int:
+    """The lowest legal number in ``trump`` over the standing bid; -1 if none."""
+    lo, hi = params[P_MIN_BID], params[P_MAX_BID]
+    high_key = bid_key_nb(params, high_number, high_trump) if high_number else -1
+    for number in range(max(lo, high_number), hi + 1):
+        if bid_key_nb(params, number, trump) > high_key:
+            return number
+    return -1
 
 
 @njit(cache=True)

@@ -47,8 +47,10 @@ from .params import (
 )
 from .policy_nb import (
     PASS,
+    POLICY_HEURISTIC,
     WEAK,
     auction_decide_nb,
+    best_strain_nb,
     contract_decide_nb,
     exchange_decide_nb,
     friend_decide_nb,
@@ -104,19 +106,23 @@ def play_attempt_nb(
     st: np.ndarray, params: np.ndarray, deck_cards: np.ndarray, dealer: int,
     first_bidder: int, policies: np.ndarray, pp: np.ndarray, row: int,
     ri: np.ndarray, ru: np.ndarray, rf: np.ndarray, rw: np.ndarray, rh: np.ndarray,
-    record_tricks: bool, ti: np.ndarray, t_used: int,
+    record_tricks: bool, ti: np.ndarray, t_used: int, scratch_i: np.ndarray,
+    scratch_u: np.ndarray, scratch_b: np.ndarray,
 ) -> int:
     """Play one dealt attempt from stream ``st`` into row ``row``; returns the number of
-    trick rows used after it."""
+    trick rows used after it. ``scratch_*`` are work arrays reused across attempts:
+    int64 (4, >= deck size), uint64 (MAX_PLAYERS,), bool (2, MAX_PLAYERS)."""
     n = params[P_PLAYERS]
     hand_size = params[P_HAND_SIZE]
     deck_size = params[P_DECK_SIZE]
     # -- shuffle (Fisher-Yates, as DealStream.shuffled) and deal in packets (s.2.1) --------
-    deck = deck_cards.copy()
+    deck = scratch_i[0]
+    deck[:deck_size] = deck_cards
     for i in range(deck_size - 1, 0, -1):
         j = below_nb(st, i + 1)
         deck[i], deck[j] = deck[j], deck[i]
-    hands = np.zeros(MAX_PLAYERS, np.uint64)
+    hands = scratch_u
+    hands[:] = 0
     pos = 0
     for p in range(params[P_PACKET_COUNT]):  # clockwise from the dealer's left
         size = params[P_PACKET_0 + p]
@@ -141,8 +147,15 @@ def play_attempt_nb(
                 R_LEAD_REQUEST):
         ri[row, col] = -1
     # -- auction (s.2.2) ---------------------------------------------------------------
-    passed = np.zeros(MAX_PLAYERS, np.bool_)
-    had_turn = np.zeros(MAX_PLAYERS, np.bool_)
+    passed = scratch_b[0]
+    had_turn = scratch_b[1]
+    pref_trump = np.zeros(MAX_PLAYERS, np.int64)
+    pref_strength = np.zeros(MAX_PLAYERS, np.float64)
+    for s in range(n):
+        passed[s] = False
+        had_turn[s] = False
+        if policies[s] == POLICY_HEURISTIC:
+            pref_trump[s], pref_strength[s] = best_strain_nb(hands[s], params)
     high_n, high_t, high_seat = 0, 0, -1
     passes_in_row = 0
     turn = first_bidder
@@ -153,7 +166,8 @@ def play_attempt_nb(
         if params[P_WEAK_WHEN] == WEAK_FIRST_TURN and had_turn[seat]:
             weak_ok = False
         number, trump = auction_decide_nb(policies[seat], pp[seat], st, hands[seat], weak_ok,
-                                          high_n, high_t, params)
+                                          high_n, high_t, params, pref_trump[seat],
+                                          pref_strength[seat])
         if number == WEAK:
             _record_bid(rh, ri, row, seat * 1000 + 1)
             ri[row, R_OUTCOME] = OUTCOME_WEAK
@@ -223,9 +237,12 @@ def play_attempt_nb(
     elif mode == MODE_FIRST_TRICK:
         kind = FRIEND_KIND_SECRET_SOLO
     # -- play (s.2.4) ----------------------------------------------------------------------
-    captured = np.zeros(MAX_PLAYERS, np.int64)
-    won = np.zeros(MAX_PLAYERS, np.int64)
-    trick = np.full(MAX_PLAYERS, -1, np.int64)
+    captured = scratch_i[1]
+    won = scratch_i[2]
+    trick = scratch_i[3]
+    captured[:] = 0
+    won[:] = 0
+    trick[:] = -1
     seen = np.uint64(0)
     leader = declarer
     revealed = False
@@ -347,6 +364,9 @@ def play_games_nb(
     cap = ri.shape[0]
     tcap = ti.shape[0]
     st = np.zeros(1, np.uint64)
+    scratch_i = np.zeros((4, max(params[P_DECK_SIZE], MAX_PLAYERS)), np.int64)
+    scratch_u = np.zeros(MAX_PLAYERS, np.uint64)
+    scratch_b = np.zeros((2, MAX_PLAYERS), np.bool_)
     row = 0
     t_used = 0
     for g in range(n_games):
@@ -370,7 +390,8 @@ def play_games_nb(
             ri[row, R_ATTEMPT] = attempt
             ri[row, R_DEAL_IN_GAME] = played
             t_used = play_attempt_nb(st, params, deck_cards, dealer, first, policies, pp, row,
-                                     ri, ru, rf, rw, rh, record_tricks, ti, t_used)
+                                     ri, ru, rf, rw, rh, record_tricks, ti, t_used,
+                                     scratch_i, scratch_u, scratch_b)
             outcome = ri[row, R_OUTCOME]
             if outcome == OUTCOME_WEAK:
                 dealer = ri[row, R_REDEAL_BY]

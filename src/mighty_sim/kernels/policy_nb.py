@@ -33,19 +33,23 @@ from .auction_nb import (
     kth_legal_bid_nb,
     kth_other_contract_nb,
     legal_bid_count_nb,
+    lowest_bid_in_nb,
     min_contract_bid_nb,
     other_contract_count_nb,
 )
 from .params import (
+    HUNTER_LEAD_DEMAND,
     MODE_CALLED,
     MODE_FIRST_TRICK,
     MODE_NONE,
     P_DECK_SIZE,
     P_FRIEND_MODE_0,
     P_FRIEND_MODE_COUNT,
+    P_HUNTER_RULE,
     P_HUNTER_TRICKS,
     P_JOKER_POWERLESS,
     P_MAX_BID,
+    P_MIGHTY_SETS_FROM,
 )
 from .rng_nb import below_nb, chance_nb
 from .rules_nb import (
@@ -53,9 +57,11 @@ from .rules_nb import (
     NO_TRUMP,
     bit_nb,
     in_tricks_nb,
+    joker_has_power_nb,
     mighty_of_nb,
     popcount_nb,
     suit_mask_nb,
+    suit_to_follow_nb,
     trick_winner_nb,
 )
 
@@ -84,11 +90,13 @@ def lowest_card_nb(mask: np.uint64) -> int:
 
 @njit(cache=True)
 def highest_card_nb(mask: np.uint64) -> int:
-    """Bit index of the highest card of a non-empty mask."""
-    c = -1
-    while mask:
-        c += 1
-        mask >>= np.uint64(1)
+    """Bit index of the highest card of a non-empty mask (a binary search)."""
+    c = 0
+    for shift in (32, 16, 8, 4, 2, 1):
+        s = np.uint64(shift)
+        if mask >> s:
+            mask >>= s
+            c += shift
     return c
 
 
@@ -158,11 +166,12 @@ def bid_ceiling_nb(strength: float, pp: np.ndarray, params: np.ndarray) -> int:
 @njit(cache=True)
 def auction_decide_nb(
     policy: int, pp: np.ndarray, st: np.ndarray, hand: np.uint64, can_weak: bool,
-    high_number: int, high_trump: int, params: np.ndarray,
+    high_number: int, high_trump: int, params: np.ndarray, trump: int, strength: float,
 ) -> tuple[int, int]:
-    """(WEAK, 0), (PASS, 0) or (number, trump) for a bidder."""
-    count = legal_bid_count_nb(params, high_number, high_trump)
+    """(WEAK, 0), (PASS, 0) or (number, trump) for a bidder; ``trump`` and ``strength``
+    are the heuristic's preferred strain and its strength (see ``best_strain_nb``)."""
     if policy == POLICY_RANDOM:
+        count = legal_bid_count_nb(params, high_number, high_trump)
         if can_weak and chance_nb(st, 1, 2):
             return WEAK, 0
         if count == 0 or chance_nb(st, 1, 2):
@@ -170,12 +179,10 @@ def auction_decide_nb(
         return kth_legal_bid_nb(params, high_number, high_trump, below_nb(st, min(count, 10)))
     if can_weak:
         return WEAK, 0
-    trump, s = best_strain_nb(hand, params)
-    ceiling = bid_ceiling_nb(s, pp, params)
-    for k in range(count):
-        number, t = kth_legal_bid_nb(params, high_number, high_trump, k)
-        if t == trump and number <= ceiling:
-            return number, t
+    ceiling = bid_ceiling_nb(strength, pp, params)
+    number = lowest_bid_in_nb(params, high_number, high_trump, trump)
+    if 0 < number <= ceiling:
+        return number, trump
     return PASS, 0
 
 
@@ -376,13 +383,25 @@ def play_decide_nb(
         return _cheapest_nb(legal, trump, mighty), -1, False
     # an opponent (or nobody known) is winning: win cheaply when it is worth it
     best, best_cost = -1, 10_000
+    # a cheap "does c beat the card winning now" test where the rules allow it; the full
+    # trick_winner otherwise (a powerless joker led, Russian suit and hunter rules)
+    simple = (params[P_MIGHTY_SETS_FROM] == 0 and params[P_HUNTER_RULE] == HUNTER_LEAD_DEMAND
+              and not (n_played == 1 and trick[0] == JOKER_BIT))
+    w = trick[idx]
+    suit = suit_to_follow_nb(trick, n_played, trump, trick_no, joker_suit, params)
+    joker_power = joker_has_power_nb(trick, n_played, trump, trick_no, demanded, params)
     m = legal
     while m:
         c = lowest_card_nb(m)
         m &= ~bit_nb(c)
-        trick[n_played] = c
-        if trick_winner_nb(trick, n_played + 1, trump, trick_no, joker_suit, demanded,
-                           params) == n_played:
+        if simple:
+            wins = card_beats_nb(c, w, suit, trump, mighty, joker_power)
+        else:
+            trick[n_played] = c
+            wins = trick_winner_nb(trick, n_played + 1, trump, trick_no, joker_suit, demanded,
+                                   params) == n_played
+            trick[n_played] = -1
+        if wins:
             cost = win_cost_nb(c, trump, mighty)
             value = points + (1 if c != JOKER_BIT and c % 13 >= 8 else 0)
             worth = value >= 1 or last or trick_no >= 9
@@ -392,10 +411,31 @@ def play_decide_nb(
                 worth = False
             if worth and cost < best_cost:
                 best, best_cost = c, cost
-    trick[n_played] = -1
     if best >= 0:
         return best, -1, False
     return _cheapest_nb(legal, trump, mighty), -1, False
+
+
+@njit(cache=True)
+def card_beats_nb(c: int, w: int, suit: int, trump: int, mighty: int, joker_power: bool) -> bool:
+    """Whether card ``c`` played now would beat ``w``, the card winning the trick so far."""
+    if c == mighty:
+        return True
+    if w == mighty:
+        return False
+    if c == JOKER_BIT:
+        return joker_power
+    if w == JOKER_BIT and joker_power:
+        return False
+    cs = c // 13
+    ws = -1 if w == JOKER_BIT else w // 13
+    if cs == trump:
+        return ws != trump or c > w
+    if ws == trump:
+        return False
+    if cs == suit:
+        return ws != suit or c > w
+    return False
 
 
 @njit(cache=True)
