@@ -170,6 +170,31 @@ def show(dataset: Path, deal: int) -> None:
     click.echo(describe_deal(dataset, deal))
 
 
+@main.command()
+@click.argument("dataset", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
+              show_default=True, help="Output format.")
+def analyze(dataset: Path, fmt: str) -> None:
+    """Bid success odds, redeal frequency and score variance of DATASET.
+
+    JSON output is an object whose keys (bid_success, success_by_hand, redeal,
+    weak_scores, score_variance) each hold a list of row objects.
+    """
+    from .analysis import analyze_dataset
+
+    tables = analyze_dataset(dataset)
+    if fmt == "json":
+        click.echo(json.dumps({k: v.to_dicts() for k, v in tables.items()}, indent=1))
+    elif fmt == "csv":
+        for name, df in tables.items():
+            click.echo(f"# {name}")
+            click.echo(df.write_csv(), nl=False)
+    else:
+        from .report import print_tables
+
+        print_tables(tables)
+
+
 @contextmanager
 def _progress(label: str, total: int) -> Iterator[Callable[[int], None]]:
     from rich.console import Console

@@ -6,7 +6,6 @@ recording on) and checked against the stored row before it is shown.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pyarrow.compute as pc
@@ -15,15 +14,7 @@ import pyarrow.dataset as ds
 from .cards import format_cards
 from .dataset import deals_table, tricks_table
 from .engine import play_batch
-from .runner import RUN_FILE, RunConfig
-
-
-def load_run(dataset: Path) -> RunConfig:
-    """The configuration a dataset was made with."""
-    path = dataset / RUN_FILE
-    if not path.exists():
-        raise ValueError(f"{dataset} holds no run ({RUN_FILE} is missing)")
-    return RunConfig.from_dict(json.loads(path.read_text())["config"])
+from .runner import load_run
 
 
 def describe_deal(dataset: Path, deal_id: int) -> str:

@@ -236,6 +236,14 @@ def _read_run(out: Path) -> dict[str, Any] | None:
         raise ValueError(f"{path} is not a readable run file") from None
 
 
+def load_run(dataset: Path) -> RunConfig:
+    """The configuration a dataset was made with."""
+    data = _read_run(dataset)
+    if data is None:
+        raise ValueError(f"{dataset} holds no run ({RUN_FILE} is missing)")
+    return RunConfig.from_dict(data["config"])
+
+
 def _write_json(path: Path, data: dict[str, Any]) -> None:
     tmp = path.parent / f".{path.name}.tmp"
     tmp.write_text(json.dumps(data, indent=2) + "\n")

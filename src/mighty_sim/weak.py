@@ -39,20 +39,64 @@ def weight_categories(profile: RuleProfile) -> list[tuple[Fraction, int]]:
     ]
 
 
-def weak_hand_probability(profile: RuleProfile) -> Fraction:
-    """Exact probability that a uniformly dealt hand may be shown as weak."""
+def _qualifying_vectors(profile: RuleProfile) -> list[tuple[int, ...]]:
+    """Category counts (one per category of :func:`weight_categories`) of a qualifying hand."""
     cats = weight_categories(profile)
     size = profile.hand_size
     limit = Fraction(profile.weak_threshold)
-    good = 0
+    out = []
     for counts in product(*(range(min(n, size) + 1) for _, n in cats[:-1])):
         k_rest = size - sum(counts)
         if not 0 <= k_rest <= cats[-1][1]:
             continue
         score = sum((w * k for (w, _), k in zip(cats, counts, strict=False)), Fraction(0))
         if score < limit if profile.weak_strict else score <= limit:
-            ways = comb(cats[-1][1], k_rest)
-            for (_, n), k in zip(cats, counts, strict=False):
-                ways *= comb(n, k)
-            good += ways
-    return Fraction(good, comb(profile.deck_size, size))
+            out.append((*counts, k_rest))
+    return out
+
+
+def weak_deal_probability(profile: RuleProfile) -> Fraction:
+    """Exact probability that at least one hand of a deal may be shown as weak.
+
+    Inclusion-exclusion over the players: P(some hand qualifies) = sum over k of
+    (-1)^(k+1) C(n, k) P(k given hands all qualify), the last term by dynamic programming
+    over the cards each qualifying hand takes from each category.
+
+    >>> from mighty_sim.profile import load_profile
+    >>> p = weak_deal_probability(load_profile("standard"))
+    >>> 0.20 < float(p) < 0.22
+    True
+    """
+    sizes = tuple(n for _, n in weight_categories(profile))
+    vectors = _qualifying_vectors(profile)
+    size, deck = profile.hand_size, profile.deck_size
+    states: dict[tuple[int, ...], int] = {sizes: 1}
+    total = Fraction(0)
+    all_ways = 1
+    for k in range(1, profile.players + 1):
+        nxt: dict[tuple[int, ...], int] = {}
+        for rem, ways in states.items():
+            for v in vectors:
+                if all(x <= r for x, r in zip(v, rem, strict=True)):
+                    w = ways
+                    for x, r in zip(v, rem, strict=True):
+                        w *= comb(r, x)
+                    key = tuple(r - x for x, r in zip(v, rem, strict=True))
+                    nxt[key] = nxt.get(key, 0) + w
+        states = nxt
+        all_ways *= comb(deck - (k - 1) * size, size)
+        p_all = Fraction(sum(states.values()), all_ways)
+        total += (-1) ** (k + 1) * comb(profile.players, k) * p_all
+    return total
+
+
+def weak_hand_probability(profile: RuleProfile) -> Fraction:
+    """Exact probability that a uniformly dealt hand may be shown as weak."""
+    cats = weight_categories(profile)
+    good = 0
+    for counts in _qualifying_vectors(profile):
+        ways = 1
+        for (_, n), k in zip(cats, counts, strict=True):
+            ways *= comb(n, k)
+        good += ways
+    return Fraction(good, comb(profile.deck_size, profile.hand_size))

@@ -77,7 +77,7 @@ from .rules_nb import (
 )
 
 MAX_PLAYERS = 8
-HISTORY = 96
+HISTORY = 64
 OUTCOME_PLAYED, OUTCOME_ALL_PASS, OUTCOME_WEAK = 0, 1, 2
 
 (

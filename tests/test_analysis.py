@@ -1,0 +1,161 @@
+"""Analysis tables against counts computed independently from the raw rows, and the
+exact weak-hand values against brute-force enumeration."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections import Counter, defaultdict
+from fractions import Fraction
+from itertools import combinations
+from pathlib import Path
+
+import pyarrow.dataset as ds
+import pytest
+from click.testing import CliRunner
+from conftest import STANDARD
+
+from mighty_sim.analysis import analyze_dataset, wilson_interval
+from mighty_sim.cli import main
+from mighty_sim.engine import parse_players
+from mighty_sim.reference.rules import weak_hand_qualifies
+from mighty_sim.runner import RunConfig, run_simulation
+from mighty_sim.weak import weak_deal_probability, weak_hand_probability
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("analysis") / "run"
+    config = RunConfig(STANDARD, deals=4000, seed=21, players=parse_players("heuristic", 5),
+                       ledger=10, shard_games=150)
+    run_simulation(config, out, workers=1)
+    return out
+
+
+@pytest.fixture(scope="module")
+def rows(dataset: Path) -> list[dict[str, object]]:
+    return ds.dataset(dataset / "deals", format="parquet", partitioning="hive").to_table(
+    ).to_pylist()
+
+
+@pytest.fixture(scope="module")
+def tables(dataset: Path) -> dict[str, object]:
+    return analyze_dataset(dataset)  # type: ignore[return-value]
+
+
+def test_bid_success_matches_raw_counts(rows: list[dict], tables: dict) -> None:  # type: ignore[type-arg]
+    n: Counter[tuple[object, ...]] = Counter()
+    made: Counter[tuple[object, ...]] = Counter()
+    for r in rows:
+        if r["outcome"] != "played":
+            continue
+        key = (r["bid"], "NT" if r["trump"] == "NT" else "suit", r["friend_mode"])
+        n[key] += 1
+        made[key] += bool(r["success"])
+    table = tables["bid_success"]
+    got = {(d["bid"], d["trump_kind"], d["friend_mode"]): d for d in table.to_dicts()}
+    assert set(got) == set(n)
+    for key, d in got.items():
+        assert (d["n"], d["successes"]) == (n[key], made[key])
+        assert (d["ci_low"], d["ci_high"]) == pytest.approx(wilson_interval(made[key], n[key]))
+        assert d["ci_low"] <= d["rate"] <= d["ci_high"]
+    assert sum(n.values()) == 4000
+
+
+def test_wilson_interval_known_value() -> None:
+    # Wilson 95% interval for 8 of 10 (Newcombe 1998, method 3): 0.490 to 0.943
+    low, high = wilson_interval(8, 10)
+    assert round(low, 3) == 0.490 and round(high, 3) == 0.943
+
+
+def test_redeal_matches_raw_counts(rows: list[dict], tables: dict) -> None:  # type: ignore[type-arg]
+    hands_ok = sum(s <= 0.5 for r in rows for s in r["weak_scores"])
+    deals_ok = sum(any(s <= 0.5 for s in r["weak_scores"]) for r in rows)
+    weak = sum(r["outcome"] == "weak-redeal" for r in rows)
+    got = {d["measure"]: d for d in tables["redeal"].to_dicts()}
+    assert got["hand eligible"]["count"] == hands_ok
+    assert got["hand eligible"]["n"] == 5 * len(rows)
+    assert got["deal with an eligible hand"]["count"] == deals_ok
+    assert got["weak-hand redeal happened"]["count"] == weak
+    assert got["hand eligible"]["exact_fraction"] == "18990476/443161355"
+    # the simulated rate is consistent with the exact value (within 5 standard errors)
+    for measure in ("hand eligible", "deal with an eligible hand"):
+        d = got[measure]
+        se = (d["exact"] * (1 - d["exact"]) / d["n"]) ** 0.5
+        assert abs(d["rate"] - d["exact"]) < 5 * se
+
+
+def test_score_variance_matches_raw_payouts(rows: list[dict], tables: dict) -> None:  # type: ignore[type-arg]
+    by_role: dict[str, list[float]] = defaultdict(list)
+    by_seat: dict[int, list[float]] = defaultdict(list)
+    played = sorted((r for r in rows if r["outcome"] == "played"), key=lambda r: r["deal_id"])
+    for r in played:
+        for seat, v in enumerate(r["payouts"]):
+            role = ("declarer" if seat == r["declarer"] else
+                    "friend" if seat == r["friend_seat"] else "defender")
+            by_role[role].append(v)
+            by_seat[seat].append(v)
+    got = {(d["scope"], d["group"]): d for d in tables["score_variance"].to_dicts()}
+    for role, values in by_role.items():
+        d = got[("per deal, by role", role)]
+        assert d["n"] == len(values)
+        assert d["mean"] == pytest.approx(statistics.fmean(values))
+        assert d["variance"] == pytest.approx(statistics.variance(values))
+    for seat, values in by_seat.items():
+        d = got[("per deal, by seat", str(seat))]
+        assert d["mean"] == pytest.approx(statistics.fmean(values))
+        ledgers = [sum(values[i : i + 10]) for i in range(0, len(values) - 9, 10)]
+        dl = got[("per ledger of 10 deals, by seat", str(seat))]
+        assert dl["n"] == len(ledgers)
+        assert dl["mean"] == pytest.approx(statistics.fmean(ledgers))
+        assert dl["sd"] == pytest.approx(statistics.stdev(ledgers))
+    assert sum(got[("per deal, by seat", str(s))]["mean"] for s in range(5)) == pytest.approx(
+        0, abs=1e-9)
+
+
+def _tiny_profile():  # type: ignore[no-untyped-def]
+    keep = {"AS", "AD", "KS", "QH", "10C", "10D", "2S", "3S", "4S"}
+    from mighty_sim.cards import card_name
+
+    remove = tuple(card_name(b) for b in range(52) if card_name(b) not in keep)
+    return STANDARD.replace(
+        players=3, hand_size=3, blind_size=1, deal_packets=(3,), deck_remove=remove,
+        min_bid=1, max_bid=6, back_run_threshold=2, hunter="", hunter_tricks=(2, 3),
+    )
+
+
+def test_exact_per_hand_and_per_deal_values_by_brute_force() -> None:
+    tiny = _tiny_profile()
+    cards = [b for b in range(53) if tiny.deck_mask >> b & 1]
+    assert len(cards) == 10
+    hands = list(combinations(cards, 3))
+    ok_hands = sum(weak_hand_qualifies(tiny, sum(1 << c for c in h)) for h in hands)
+    assert weak_hand_probability(tiny) == Fraction(ok_hands, len(hands))
+    deals = ok_deals = 0
+    for h0 in hands:
+        rest0 = [c for c in cards if c not in h0]
+        for h1 in combinations(rest0, 3):
+            rest1 = [c for c in rest0 if c not in h1]
+            for h2 in combinations(rest1, 3):
+                deals += 1
+                ok_deals += any(weak_hand_qualifies(tiny, sum(1 << c for c in h))
+                                for h in (h0, h1, h2))
+    assert deals == 16800
+    assert weak_deal_probability(tiny) == Fraction(ok_deals, deals)
+
+
+def test_analyze_cli_formats(dataset: Path) -> None:
+    r = CliRunner().invoke(main, ["analyze", str(dataset), "--format", "json"])
+    assert r.exit_code == 0
+    data = json.loads(r.stdout)
+    assert {"bid_success", "redeal", "score_variance"} <= set(data)
+    assert all({"n", "successes"} <= set(row) for row in data["bid_success"])
+    r = CliRunner().invoke(main, ["analyze", str(dataset), "--format", "csv"])
+    assert r.exit_code == 0 and "# bid_success" in r.stdout
+    r = CliRunner().invoke(main, ["analyze", str(dataset)])
+    assert r.exit_code == 0 and "score_variance" in r.stdout
+
+
+def test_analyze_rejects_a_folder_without_run(tmp_path: Path) -> None:
+    r = CliRunner().invoke(main, ["analyze", str(tmp_path)])
+    assert r.exit_code == 2 and "holds no run" in r.stderr
