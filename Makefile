@@ -25,7 +25,7 @@ test-slow: $(STAMP)
 	$(PY) -m pytest -q -m slow
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/ruff check src tests benchmarks analysis
 	$(VENV)/bin/mypy
 
 bench: $(STAMP)

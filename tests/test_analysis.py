@@ -159,3 +159,94 @@ def test_analyze_cli_formats(dataset: Path) -> None:
 def test_analyze_rejects_a_folder_without_run(tmp_path: Path) -> None:
     r = CliRunner().invoke(main, ["analyze", str(tmp_path)])
     assert r.exit_code == 2 and "holds no run" in r.stderr
+
+
+# -- house-rule comparison and reports -------------------------------------------------------
+
+
+def test_compare_same_rules_gives_zero_differences() -> None:
+    from mighty_sim.compare import compare_profiles
+
+    twin = STANDARD.replace(name="twin")
+    df = compare_profiles([STANDARD, twin], deals=3000, seed=5,
+                          players=parse_players("heuristic", 5))
+    diffs = df.filter(df["profile"] == "twin")
+    assert diffs.height == 8
+    assert all(d == 0 and lo == 0 and hi == 0 for d, lo, hi in
+               zip(diffs["diff"], diffs["ci_low"], diffs["ci_high"], strict=True))
+
+
+def test_compare_pairs_the_same_deals() -> None:
+    """No back-run double: the play is identical, only failed back-run payouts halve; the
+    paired difference must equal the one computed by hand from the two batches."""
+    from mighty_sim.compare import compare_profiles
+    from mighty_sim.dataset import deals_table
+    from mighty_sim.engine import play_batch
+
+    players = parse_players("heuristic", 5)
+    soft = STANDARD.replace(name="soft", double_back_run=False)
+    df = compare_profiles([STANDARD, soft], deals=4000, seed=9, players=players)
+    got = {r["metric"]: r for r in df.filter(df["profile"] == "soft").to_dicts()}
+    assert got["success_rate"]["diff"] == 0 and got["mean_bid"]["diff"] == 0
+
+    def declarer_payouts(profile):  # type: ignore[no-untyped-def]
+        rows = deals_table(play_batch(profile, seed=9, game_start=0, games=4000,
+                                      players=players), 5).to_pylist()
+        return {r["game"]: r["payouts"][r["declarer"]] for r in rows if r["outcome"] == "played"}
+
+    a, b = declarer_payouts(STANDARD), declarer_payouts(soft)
+    diffs = [b[g] - a[g] for g in a]
+    assert got["declarer_payout"]["diff"] == pytest.approx(statistics.fmean(diffs))
+    assert got["declarer_payout"]["diff"] > 0  # failing a back run costs less
+    assert got["declarer_payout"]["ci_low"] > 0
+
+
+def test_compare_datasets_cli(dataset: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    config = RunConfig(STANDARD.replace(name="soft", double_back_run=False), deals=4000,
+                       seed=21, players=parse_players("heuristic", 5), ledger=10,
+                       shard_games=150)
+    run_simulation(config, other, workers=1)
+    r = CliRunner().invoke(main, ["compare", str(dataset), str(other), "--format", "json"])
+    assert r.exit_code == 0, r.stderr
+    rows = json.loads(r.stdout)
+    bid = [x for x in rows if x["metric"] == "mean_bid" and x["diff"] is not None]
+    assert bid and bid[0]["diff"] == 0 and bid[0]["ci_high"] == 0  # paired: same deals
+    r = CliRunner().invoke(main, ["compare", "--profile", "standard"])
+    assert r.exit_code == 2 and "two or more" in r.stderr
+
+
+def test_report_writes_markdown_and_pictures(dataset: Path, tmp_path: Path) -> None:
+    r = CliRunner().invoke(main, ["report", str(dataset), "--out", str(tmp_path / "rep")])
+    assert r.exit_code == 0, r.stderr
+    md = (tmp_path / "rep" / "report.md").read_text()
+    pictures = sorted(p.name for p in (tmp_path / "rep").glob("*.png"))
+    assert len(pictures) == 4
+    for name in pictures:
+        assert f"]({name})" in md
+        assert (tmp_path / "rep" / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "## bid_success" in md and "18990476/443161355" in md
+
+
+@pytest.mark.parametrize("script", ["bid_success", "redeal", "variance"])
+def test_analysis_scripts_run(dataset: Path, script: str) -> None:
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.run([sys.executable, str(root / "analysis" / f"{script}.py"),
+                           str(dataset)], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert "shape:" in proc.stdout  # printed Polars tables
+
+
+def test_balance_script_runs() -> None:
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.run([sys.executable, str(root / "analysis" / "balance.py"), "standard",
+                           str(root / "data" / "profiles" / "hunter-3h.toml"), "2000"],
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert "hunter-3h" in proc.stdout and "success_rate" in proc.stdout

@@ -195,6 +195,62 @@ def analyze(dataset: Path, fmt: str) -> None:
         print_tables(tables)
 
 
+@main.command()
+@click.argument("dataset", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Folder for report.md and its pictures.")
+def report(dataset: Path, out: Path) -> None:
+    """Write a Markdown report with pictures (matplotlib) of DATASET into OUT."""
+    from .report import write_report
+
+    click.echo(f"wrote {write_report(dataset, out)}")
+
+
+@main.command()
+@click.argument("datasets", nargs=-1, type=click.Path(exists=True, file_okay=False,
+                                                       path_type=Path))
+@click.option("--profile", "profiles", multiple=True,
+              help="A profile to compare (give two or more); the first is the baseline.")
+@click.option("--deals", type=click.IntRange(min=2), default=100_000, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--players", default="heuristic", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
+              show_default=True)
+def compare(datasets: tuple[Path, ...], profiles: tuple[str, ...], deals: int, seed: int,
+            players: str, fmt: str) -> None:
+    """Compare house rules on the same deals, or two existing DATASETS.
+
+    With --profile A --profile B [...], every profile plays the same deals (common random
+    numbers) and each headline metric's difference to the first profile is given with a
+    95% interval of the paired per-game differences.
+    """
+    from .compare import compare_datasets, compare_profiles
+    from .engine import parse_players
+
+    if datasets and profiles:
+        raise ValueError("give either two datasets or --profile options, not both")
+    if datasets:
+        if len(datasets) != 2:
+            raise ValueError("compare takes exactly two datasets")
+        df = compare_datasets(*datasets)
+    else:
+        loaded = [load_profile(p) for p in profiles]
+        if len(loaded) < 2:
+            raise ValueError("give two or more --profile options, or two datasets")
+        if len({p.players for p in loaded}) != 1:
+            raise ValueError("profiles with different player counts cannot share deals")
+        df = compare_profiles(loaded, deals=deals, seed=seed,
+                              players=parse_players(players, loaded[0].players))
+    if fmt == "json":
+        click.echo(json.dumps(df.to_dicts(), indent=1))
+    elif fmt == "csv":
+        click.echo(df.write_csv(), nl=False)
+    else:
+        from .report import print_tables
+
+        print_tables({"comparison": df.drop("meaning")})
+
+
 @contextmanager
 def _progress(label: str, total: int) -> Iterator[Callable[[int], None]]:
     from rich.console import Console

@@ -1,6 +1,14 @@
-"""Printing analysis tables for people (rich tables on the terminal)."""
+"""Reports for people: rich tables on the terminal, and a Markdown report with pictures.
+
+``mighty-sim report DIR --out OUT`` writes ``OUT/report.md`` and PNG pictures made with
+matplotlib: success rate by bid with 95% intervals, success by hand strength, payout
+distributions by role, and the weak-hand redeal frequency against its exact value.
+"""
 
 from __future__ import annotations
+
+import os
+from pathlib import Path
 
 import polars as pl
 from rich.console import Console
@@ -23,3 +31,118 @@ def print_tables(tables: dict[str, pl.DataFrame], console: Console | None = None
         for row in df.iter_rows():
             table.add_row(*(_cell(v) for v in row))
         out.print(table)
+
+
+def _markdown_table(df: pl.DataFrame, limit: int = 40) -> str:
+    head = "| " + " | ".join(df.columns) + " |"
+    rule = "|" + "---|" * len(df.columns)
+    rows = ["| " + " | ".join(_cell(v) for v in row) + " |" for row in df.head(limit).iter_rows()]
+    more = [f"\n({df.height - limit} more rows in `mighty-sim analyze --format csv`)"] \
+        if df.height > limit else []
+    return "\n".join([head, rule, *rows, *more])
+
+
+def write_report(dataset: Path, out: Path) -> Path:
+    """Write ``report.md`` and its pictures into ``out``; returns the report's path."""
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    import matplotlib.pyplot as plt
+
+    from .analysis import analyze_dataset, scan_deals
+    from .runner import load_run
+
+    config = load_run(dataset)
+    tables = analyze_dataset(dataset)
+    out.mkdir(parents=True, exist_ok=True)
+    pictures: list[tuple[str, str]] = []
+
+    def save(fig: object, name: str, caption: str) -> None:
+        tmp = out / f".{name}.tmp.png"
+        fig.savefig(tmp, dpi=110, bbox_inches="tight")  # type: ignore[attr-defined]
+        plt.close(fig)  # type: ignore[arg-type]
+        os.replace(tmp, out / name)
+        pictures.append((name, caption))
+
+    by_bid = (tables["bid_success"].group_by("bid")
+              .agg(pl.col("n").sum(), pl.col("successes").sum()).sort("bid"))
+    from .analysis import wilson_interval
+
+    ci = [wilson_interval(s, n) for s, n in zip(by_bid["successes"], by_bid["n"], strict=True)]
+    rate = (by_bid["successes"] / by_bid["n"]).to_list()
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    ax.errorbar(by_bid["bid"].to_list(), rate,
+                yerr=[[r - lo for r, (lo, _) in zip(rate, ci, strict=True)],
+                      [hi - r for r, (_, hi) in zip(rate, ci, strict=True)]],
+                fmt="o-", capsize=3)
+    ax.set_xlabel("final bid")
+    ax.set_ylabel("success rate")
+    ax.set_ylim(0, 1)
+    ax.set_title("Success rate by bid (95% Wilson intervals)")
+    save(fig, "success_by_bid.png", "Success rate by final bid, with 95% Wilson intervals.")
+
+    hand = (tables["success_by_hand"].group_by("strength")
+            .agg(pl.col("n").sum(), pl.col("successes").sum()).sort("strength"))
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    ax.plot(hand["strength"].to_list(), (hand["successes"] / hand["n"]).to_list(), "o-")
+    ax.set_xlabel("declarer's hand strength at auction (heuristic scale)")
+    ax.set_ylabel("success rate")
+    ax.set_ylim(0, 1)
+    ax.set_title("Success by hand strength")
+    save(fig, "success_by_strength.png", "Success rate by the declarer's hand strength.")
+
+    deals = scan_deals(dataset).filter(pl.col("outcome") == "played")
+    roles = (
+        deals.select("declarer", "friend_seat", "payouts")
+        .with_columns(pl.int_ranges(0, pl.col("payouts").list.len()).alias("seat"))
+        .explode("payouts", "seat")
+        .with_columns(pl.when(pl.col("seat") == pl.col("declarer")).then(pl.lit("declarer"))
+                      .when(pl.col("seat") == pl.col("friend_seat")).then(pl.lit("friend"))
+                      .otherwise(pl.lit("defender")).alias("role"))
+        .group_by("role", "payouts").agg(pl.len().alias("n")).sort("role", "payouts")
+        .collect()
+    )
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    for role in ("declarer", "friend", "defender"):
+        part = roles.filter(pl.col("role") == role)
+        if part.height:
+            total = part["n"].sum()
+            ax.step(part["payouts"].to_list(), (part["n"] / total).to_list(), where="mid",
+                    label=role)
+    ax.set_xlabel("payout per deal (units)")
+    ax.set_ylabel("share of deals")
+    ax.set_xlim(-60, 60)
+    ax.legend()
+    ax.set_title("Payout distribution by role")
+    save(fig, "payouts_by_role.png", "Distribution of the payout per deal, by role.")
+
+    redeal = tables["redeal"].filter(pl.col("exact").is_not_null())
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    names = redeal["measure"].to_list()
+    ax.bar(names, redeal["rate"].to_list(), color="#8ab", label="simulated")
+    ax.errorbar(names, redeal["rate"].to_list(),
+                yerr=[(redeal["rate"] - redeal["ci_low"]).to_list(),
+                      (redeal["ci_high"] - redeal["rate"]).to_list()], fmt="none", ecolor="k",
+                capsize=4)
+    ax.scatter(names, redeal["exact"].to_list(), color="red", zorder=3, label="exact")
+    ax.set_ylabel("probability")
+    ax.legend()
+    ax.set_title("Weak-hand eligibility: simulated against exact")
+    save(fig, "redeal_vs_exact.png", "Weak-hand eligibility per hand and per deal: the "
+         "simulated rate (95% interval) against the exact value.")
+
+    lines = [
+        f"# mighty_sim report: {dataset}",
+        "",
+        f"Profile `{config.profile.name}` (fingerprint `{config.profile.fingerprint()}`), "
+        f"seed {config.seed}, {config.deals:,} deals, players "
+        f"{', '.join(p.policy for p in config.players)}, ledger {config.ledger}.",
+        "",
+    ]
+    for name, caption in pictures:
+        lines += [f"![{caption}]({name})", "", f"*{caption}*", ""]
+    for name, df in tables.items():
+        lines += [f"## {name}", "", _markdown_table(df), ""]
+    path = out / "report.md"
+    tmp = out / ".report.md.tmp"
+    tmp.write_text("\n".join(lines))
+    os.replace(tmp, path)
+    return path

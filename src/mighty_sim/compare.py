@@ -1,0 +1,143 @@
+"""House-rule balance: the same deals under two or more profiles, or two datasets.
+
+Profiles are compared with common random numbers: every profile plays games
+``0 .. n-1`` from the same seed, so game g starts from the same shuffled deck under each
+profile (later attempts and decisions may differ where the rules make them differ). Each
+headline metric is averaged per game, and the difference to the first profile is
+reported with a 95% interval of the paired per-game differences. Two datasets are paired
+the same way when they share seed and games; otherwise they are compared as independent
+samples (Welch).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import polars as pl
+
+from .analysis import Z95, scan_deals
+from .dataset import deals_table
+from .engine import PlayerSpec, play_batch
+from .profile import RuleProfile
+from .runner import load_run
+
+METRICS = {
+    "success_rate": "share of played deals the declarer made",
+    "mean_bid": "final bid",
+    "declarer_points": "declarer side's points",
+    "declarer_payout": "declarer's payout per deal",
+    "payout_square": "declarer's payout squared (score variance)",
+    "nt_share": "share of deals played in no trump",
+    "solo_share": "share of deals played without a friend",
+    "redeals_per_deal": "redeals before a played deal",
+}
+
+
+def per_game_metrics(deals: pl.LazyFrame | pl.DataFrame) -> pl.DataFrame:
+    """One row per game: each metric of :data:`METRICS` averaged over its deals."""
+    lf = deals.lazy()
+    played = pl.col("outcome") == "played"
+    return (
+        lf.with_columns(
+            pl.col("payouts").list.get(pl.col("declarer").cast(pl.Int64).fill_null(0))
+            .alias("declarer_payout"))
+        .group_by("game")
+        .agg(
+            pl.col("success").filter(played).cast(pl.Float64).mean().alias("success_rate"),
+            pl.col("bid").filter(played).cast(pl.Float64).mean().alias("mean_bid"),
+            pl.col("declarer_points").filter(played).cast(pl.Float64).mean()
+            .alias("declarer_points"),
+            pl.col("declarer_payout").filter(played).mean().alias("declarer_payout"),
+            (pl.col("declarer_payout").filter(played) ** 2).mean().alias("payout_square"),
+            (pl.col("trump").filter(played) == "NT").cast(pl.Float64).mean().alias("nt_share"),
+            (pl.col("friend_kind").filter(played) != "friend").cast(pl.Float64).mean()
+            .alias("solo_share"),
+            ((~played).sum() / played.sum()).cast(pl.Float64).alias("redeals_per_deal"),
+        )
+        .sort("game")
+        .collect()
+    )
+
+
+def simulate_metrics(
+    profile: RuleProfile, *, deals: int, seed: int, players: tuple[PlayerSpec, ...],
+    batch_games: int = 65_536,
+) -> pl.DataFrame:
+    """Per-game metrics of ``deals`` games of one deal each, played in memory."""
+    parts = []
+    for start in range(0, deals, batch_games):
+        n = min(batch_games, deals - start)
+        batch = play_batch(profile, seed=seed, game_start=start, games=n, players=players)
+        table = pl.DataFrame(deals_table(batch, profile.players))
+        parts.append(per_game_metrics(table))
+    return pl.concat(parts)
+
+
+def _f(x: object) -> float:
+    """A Polars scalar (mean, std, var) as a float; NaN when missing."""
+    return float(x) if isinstance(x, int | float) else float("nan")
+
+
+def _paired(a: pl.DataFrame, b: pl.DataFrame) -> dict[str, tuple[float, float, float, int]]:
+    joined = a.join(b, on="game", suffix="_b")
+    out = {}
+    for m in METRICS:
+        d = (joined[f"{m}_b"] - joined[m]).drop_nulls()
+        n = d.len()
+        mean = _f(d.mean())
+        sd = _f(d.std())
+        half = Z95 * sd / math.sqrt(n) if n > 1 else float("nan")
+        out[m] = (mean, mean - half, mean + half, n)
+    return out
+
+
+def _welch(a: pl.DataFrame, b: pl.DataFrame) -> dict[str, tuple[float, float, float, int]]:
+    out = {}
+    for m in METRICS:
+        x, y = a[m].drop_nulls(), b[m].drop_nulls()
+        mean = _f(y.mean()) - _f(x.mean())
+        se = math.sqrt(_f(x.var()) / x.len() + _f(y.var()) / y.len())
+        out[m] = (mean, mean - Z95 * se, mean + Z95 * se, min(x.len(), y.len()))
+    return out
+
+
+def comparison_table(named: list[tuple[str, pl.DataFrame]], *, paired: bool) -> pl.DataFrame:
+    """Each metric under each profile, and its difference to the first with a 95% CI."""
+    base = named[0][1]
+    rows = []
+    for k, (name, df) in enumerate(named):
+        diffs = (_paired if paired else _welch)(base, df) if k else {}
+        for m, doc in METRICS.items():
+            value = df[m].drop_nulls()
+            d, lo, hi, n = diffs.get(m, (None, None, None, value.len()))
+            rows.append({"profile": name, "metric": m, "meaning": doc,
+                         "value": _f(value.mean()) if value.len() else None,
+                         "diff": d, "ci_low": lo, "ci_high": hi, "n": n})
+    schema = {"profile": pl.String, "metric": pl.String, "meaning": pl.String,
+              "value": pl.Float64, "diff": pl.Float64, "ci_low": pl.Float64,
+              "ci_high": pl.Float64, "n": pl.Int64}
+    return pl.DataFrame(rows, schema=schema)
+
+
+def compare_profiles(
+    profiles: list[RuleProfile], *, deals: int, seed: int, players: tuple[PlayerSpec, ...],
+) -> pl.DataFrame:
+    """Play each profile on the same games and compare to the first (paired)."""
+    if len(profiles) < 2:
+        raise ValueError("compare needs at least two profiles")
+    names = [p.name for p in profiles]
+    if len(set(names)) != len(names):
+        names = [f"{p.name}#{i}" for i, p in enumerate(profiles)]
+    named = [(name, simulate_metrics(p, deals=deals, seed=seed, players=players))
+             for name, p in zip(names, profiles, strict=True)]
+    return comparison_table(named, paired=True)
+
+
+def compare_datasets(a: Path, b: Path) -> pl.DataFrame:
+    """Compare two datasets: paired by game when they share seed and games."""
+    ca, cb = load_run(a), load_run(b)
+    paired = ca.seed == cb.seed and ca.games == cb.games and ca.ledger == cb.ledger
+    ma, mb = per_game_metrics(scan_deals(a)), per_game_metrics(scan_deals(b))
+    names = [f"{ca.profile.name} ({a.name})", f"{cb.profile.name} ({b.name})"]
+    return comparison_table([(names[0], ma), (names[1], mb)], paired=paired)
