@@ -20,6 +20,7 @@ from fractions import Fraction
 import numpy as np
 
 from .cards import FULL_DECK, SUITS
+from .counts import Counts
 from .kernels import rules_nb
 from .kernels.params import compile_profile
 from .profile import TRUMPS, RuleProfile, load_profile
@@ -33,7 +34,7 @@ FRIEND_KINDS = ("friend", "open-solo", "secret-solo")
 
 
 @dataclass
-class DiffReport:
+class DiffReport(Counts):
     """What a differential run compared and what differed."""
 
     deals: int = 0
@@ -46,10 +47,8 @@ class DiffReport:
     examples: list[str] = field(default_factory=list)
 
     def merge(self, other: DiffReport) -> DiffReport:
-        """Add another report's counts to this one."""
-        for name in ("deals", "played", "decisions", "tricks", "settlements", "hands",
-                     "mismatches"):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
+        """Add another report's counts and (up to ten) examples to this one."""
+        self.add(other)
         self.examples.extend(other.examples[: max(0, 10 - len(self.examples))])
         return self
 

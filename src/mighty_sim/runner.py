@@ -32,6 +32,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from .counts import Counts
 from .dataset import SCHEMA_VERSION, deals_table, tricks_table
 from .engine import PlayerSpec, check_supported, play_batch
 from .profile import RuleProfile, load_profile
@@ -141,7 +142,7 @@ def shard_path(out: Path, table: str, shard: int) -> Path:
 
 
 @dataclass
-class ShardStats:
+class ShardStats(Counts):
     """Counts of one shard (or a whole run, merged)."""
 
     games: int = 0
@@ -150,11 +151,6 @@ class ShardStats:
     successes: int = 0
     weak_redeals: int = 0
     all_pass: int = 0
-
-    def add(self, other: ShardStats) -> None:
-        """Add another shard's counts."""
-        for k in self.__dataclass_fields__:
-            setattr(self, k, getattr(self, k) + getattr(other, k))
 
 
 def write_shard(config_dict: dict[str, Any], out: str, shard: int, queue: Any = None) -> ShardStats:
