@@ -29,7 +29,9 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 
 bench: $(STAMP)
-	$(PY) benchmarks/bench_rules.py
+	$(PY) benchmarks/bench_rules.py --out benchmarks/results/rules.json
+	$(PY) benchmarks/bench_simulate.py
+	$(PY) benchmarks/bench_analyze.py --dataset out/bench-analyze
 
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache
