@@ -92,12 +92,13 @@ def redeal(deals: pl.LazyFrame, profile: RuleProfile) -> pl.DataFrame:
     """Weak-hand eligibility per hand and per deal, the redeal rates that happened, and the
     exact values for the profile's deck and scale (one row per measure)."""
     limit = profile.weak_threshold
-    qualifies = (pl.element() < limit) if profile.weak_strict else (pl.element() <= limit)
+    seats = [pl.col("weak_scores").list.get(s) for s in range(profile.players)]
+    ok = [(x < limit) if profile.weak_strict else (x <= limit) for x in seats]
     counts = (
         deals.select(
             pl.len().alias("rows"),
-            pl.col("weak_scores").list.eval(qualifies).list.sum().sum().alias("hands_ok"),
-            pl.col("weak_scores").list.eval(qualifies).list.any().sum().alias("deals_ok"),
+            pl.sum_horizontal([x.cast(pl.Int64) for x in ok]).sum().alias("hands_ok"),
+            pl.any_horizontal(ok).sum().alias("deals_ok"),
             (pl.col("outcome") == "weak-redeal").sum().alias("weak"),
             (pl.col("outcome") == "all-pass").sum().alias("all_pass"),
         )
@@ -129,59 +130,90 @@ def weak_score_distribution(deals: pl.LazyFrame) -> pl.DataFrame:
     )
 
 
-def _payouts_long(deals: pl.LazyFrame) -> pl.LazyFrame:
+def _role(seat: int) -> pl.Expr:
     return (
-        _played(deals)
-        .select("game", "deal_id", "dealer", "declarer", "friend_seat", "payouts")
-        .with_columns(pl.int_ranges(0, pl.col("payouts").list.len()).alias("seat"))
-        .explode("payouts", "seat")
-        .rename({"payouts": "payout"})
-        .with_columns(
-            pl.when(pl.col("seat") == pl.col("declarer")).then(pl.lit("declarer"))
-            .when(pl.col("seat") == pl.col("friend_seat")).then(pl.lit("friend"))
-            .otherwise(pl.lit("defender")).alias("role"),
-        )
+        pl.when(pl.col("declarer") == seat).then(pl.lit("declarer"))
+        .when(pl.col("friend_seat") == seat).then(pl.lit("friend"))
+        .otherwise(pl.lit("defender"))
     )
 
 
-def _summary() -> list[pl.Expr]:
-    p = pl.col("payout")
-    return [
-        pl.len().alias("n"), p.mean().alias("mean"), p.var().alias("variance"),
-        p.std().alias("sd"), p.quantile(0.05).alias("q05"), p.quantile(0.25).alias("q25"),
-        p.median().alias("median"), p.quantile(0.75).alias("q75"),
-        p.quantile(0.95).alias("q95"),
-    ]
+def histogram_stats(hist: pl.DataFrame) -> pl.DataFrame:
+    """Summary statistics per ``group`` of a histogram with columns group, value, count:
+    n, mean, variance (n-1), sd, and nearest-rank quantiles 5/25/50/75/95%."""
+    rows = []
+    for (group,), part in hist.sort("value").group_by(["group"], maintain_order=True):
+        values = part["value"].to_list()
+        counts = part["count"].to_list()
+        n = sum(counts)
+        mean = sum(v * c for v, c in zip(values, counts, strict=True)) / n
+        var = (sum(c * (v - mean) ** 2 for v, c in zip(values, counts, strict=True)) / (n - 1)
+               if n > 1 else float("nan"))
+        row = {"group": str(group), "n": n, "mean": mean, "variance": var,
+               "sd": math.sqrt(var) if n > 1 else float("nan")}
+        for name, q in (("q05", 0.05), ("q25", 0.25), ("median", 0.5), ("q75", 0.75),
+                        ("q95", 0.95)):
+            rank, seen = max(1, math.ceil(q * n)), 0
+            for v, c in zip(values, counts, strict=True):
+                seen += c
+                if seen >= rank:
+                    row[name] = float(v)
+                    break
+        rows.append(row)
+    return pl.DataFrame(rows)
 
 
 def score_variance(deals: pl.LazyFrame, players: int, ledger: int = 10) -> pl.DataFrame:
-    """Payout per deal by role and by seat, payout per ledger of ``ledger`` deals by seat,
-    and seat advantage relative to the dealer with 95% intervals (one row per group)."""
-    long = _payouts_long(deals)
-    by_role = long.group_by("role").agg(_summary()).with_columns(
-        pl.lit("per deal, by role").alias("scope"), pl.col("role").alias("group"))
-    by_seat = long.group_by("seat").agg(_summary()).with_columns(
-        pl.lit("per deal, by seat").alias("scope"), pl.col("seat").cast(pl.String).alias("group"))
-    by_position = (
-        long.with_columns(((pl.col("seat") - pl.col("dealer")) % players).alias("after_dealer"))
-        .group_by("after_dealer").agg(_summary())
-        .with_columns(pl.lit("per deal, seat after the dealer").alias("scope"),
-                      pl.col("after_dealer").cast(pl.String).alias("group"))
+    """Payout per deal by role and by seat, by position after the dealer, and per ledger
+    of ``ledger`` consecutive played deals by seat, with 95% intervals for the mean.
+
+    Payouts take few distinct values, so everything is computed from histograms built
+    seat by seat on the played deals, never from one row per seat and deal.
+    """
+    seats = range(players)
+    flat = _played(deals).select(
+        "deal_id", "dealer", "declarer", "friend_seat",
+        *[pl.col("payouts").list.get(s).alias(f"p{s}") for s in seats],
     )
-    ledgers = (
-        long.sort("deal_id")
-        .with_columns((pl.col("deal_id").rank("dense").over("seat") - 1).alias("k"))
+    # deals that pay the same way are counted once: a few thousand rows, not millions
+    compact = (flat.drop("deal_id").group_by(pl.all()).agg(pl.len().alias("n_deals"))
+               .collect())
+    pay = [pl.col(f"p{s}") for s in seats]
+
+    def hist(key: list[pl.Expr]) -> pl.DataFrame:
+        parts = [compact.lazy().select(k.alias("group"), p.alias("value"), "n_deals")
+                 for k, p in zip(key, pay, strict=True)]
+        return (pl.concat(parts).group_by("group", "value")
+                .agg(pl.col("n_deals").sum().alias("count")).collect())
+
+    by_role = hist([_role(s) for s in seats])
+    by_seat = hist([pl.lit(str(s)) for s in seats])
+    by_pos = hist([((pl.lit(s) - pl.col("dealer").cast(pl.Int64)) % players).cast(pl.String)
+                   for s in seats])
+    blocks = (
+        flat.select("deal_id", *pay).sort("deal_id").with_row_index("k")
         .with_columns((pl.col("k") // ledger).alias("block"))
-        .group_by("seat", "block").agg(pl.col("payout").sum(), pl.len().alias("deals"))
+        .group_by("block").agg(pl.len().alias("deals"),
+                               *[p.sum().alias(f"s{s}") for s, p in zip(seats, pay, strict=True)])
         .filter(pl.col("deals") == ledger)
-        .group_by("seat").agg(_summary())
-        .with_columns(pl.lit(f"per ledger of {ledger} deals, by seat").alias("scope"),
-                      pl.col("seat").cast(pl.String).alias("group"))
+        .collect()
     )
+    by_ledger = pl.concat([
+        blocks.group_by(f"s{s}").agg(pl.len().alias("count"))
+        .select(pl.lit(str(s)).alias("group"), pl.col(f"s{s}").cast(pl.Float64).alias("value"),
+                "count")
+        for s in seats
+    ]) if blocks.height else None
+    frames = []
+    for scope, h in (("per deal, by role", by_role), ("per deal, by seat", by_seat),
+                     ("per deal, seat after the dealer", by_pos),
+                     (f"per ledger of {ledger} deals, by seat", by_ledger)):
+        if h is not None and h.height:
+            frames.append(histogram_stats(h.with_columns(pl.col("value").cast(pl.Float64)))
+                          .with_columns(pl.lit(scope).alias("scope")))
     cols = ["scope", "group", "n", "mean", "variance", "sd", "q05", "q25", "median", "q75",
             "q95"]
-    frames = [f.select(cols) for f in (by_role, by_seat, by_position, ledgers)]
-    df = pl.concat(pl.collect_all(frames)).sort("scope", "group")
+    df = pl.concat([f.select(cols) for f in frames]).sort("scope", "group")
     half = Z95 * pl.col("sd") / pl.col("n").sqrt()
     return df.with_columns((pl.col("mean") - half).alias("ci_low"),
                            (pl.col("mean") + half).alias("ci_high"))

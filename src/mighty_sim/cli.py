@@ -17,6 +17,7 @@ from typing import Any
 
 import click
 
+from .cards import format_cards, parse_cards
 from .profile import BUILTIN_PROFILES, load_profile
 from .runner import SHARD_GAMES
 
@@ -249,6 +250,50 @@ def compare(datasets: tuple[Path, ...], profiles: tuple[str, ...], deals: int, s
         from .report import print_tables
 
         print_tables({"comparison": df.drop("meaning")})
+
+
+@main.command()
+@click.option("--hand", required=True, help='The 10 cards, e.g. "AS JK KH QH 10H 9H AD 5C 3C 2C".')
+@click.option("--blind", default="", help="The blind too, if known (after the exchange).")
+@click.option("--profile", default="standard", show_default=True)
+@click.option("--samples", type=int, default=10_000, show_default=True,
+              help="Random deals of the unseen cards per strain.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--players", default="heuristic", show_default=True,
+              help="Policies playing the deals (heuristic or random; one or one per seat).")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
+              show_default=True)
+def odds(hand: str, blind: str, profile: str, samples: int, seed: int, players: str,
+         fmt: str) -> None:
+    """Success odds and expected payout of every contract for a hand at the auction.
+
+    The unseen cards are dealt at random SAMPLES times and played out with the hand's
+    owner declaring each trump and NT; every bid from the minimum to the maximum is
+    scored on the same deals.
+    """
+    from .engine import parse_players
+    from .odds import hand_odds
+
+    p = load_profile(profile)
+    if players.strip() == "pimc":
+        raise ValueError("players: the pimc player is not available yet (heuristic, random)")
+    table = hand_odds(p, parse_cards(hand), samples=samples, seed=seed,
+                      blind=parse_cards(blind), players=parse_players(players, p.players))
+    best = max(table, key=lambda r: r["expected_score"])  # type: ignore[arg-type, return-value]
+    if fmt == "json":
+        click.echo(json.dumps({"hand": format_cards(parse_cards(hand)), "samples": samples,
+                               "profile": p.name, "fingerprint": p.fingerprint(),
+                               "contracts": table, "best": best}, indent=1))
+        return
+    import polars as pl
+
+    from .report import print_tables
+
+    df = pl.DataFrame(table).filter(pl.col("p_success") > 0)
+    print_tables({f"odds for {format_cards(parse_cards(hand))} ({samples:,} deals a strain)":
+                  df})
+    click.echo(f"best contract by expected payout: {best['bid']} {best['trump']} "
+               f"(success {best['p_success']:.1%}, expected {best['expected_score']:+.2f})")
 
 
 @contextmanager

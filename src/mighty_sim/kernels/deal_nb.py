@@ -113,7 +113,6 @@ def play_attempt_nb(
     trick rows used after it. ``scratch_*`` are work arrays reused across attempts:
     int64 (4, >= deck size), uint64 (MAX_PLAYERS,), bool (2, MAX_PLAYERS)."""
     n = params[P_PLAYERS]
-    hand_size = params[P_HAND_SIZE]
     deck_size = params[P_DECK_SIZE]
     # -- shuffle (Fisher-Yates, as DealStream.shuffled) and deal in packets (s.2.1) --------
     deck = scratch_i[0]
@@ -215,13 +214,31 @@ def play_attempt_nb(
     ri[row, R_HAS_MIGHTY] = 1 if has_nb(dh, mighty_of_nb(params, trump)) else 0
     ri[row, R_HAS_JOKER] = 1 if has_nb(dh, JOKER_BIT) else 0
     ri[row, R_HAND_POINTS] = points_nb(dh)
+    return play_contract_nb(st, params, deck_cards, hands, blind, declarer, bid, trump, False,
+                            policies, pp, row, ri, ru, rf, record_tricks, ti, t_used, scratch_i)
+
+
+@njit(cache=True)
+def play_contract_nb(
+    st: np.ndarray, params: np.ndarray, deck_cards: np.ndarray, hands: np.ndarray,
+    blind: np.uint64, declarer: int, bid: int, trump: int, fixed: bool, policies: np.ndarray,
+    pp: np.ndarray, row: int, ri: np.ndarray, ru: np.ndarray, rf: np.ndarray,
+    record_tricks: bool, ti: np.ndarray, t_used: int, scratch_i: np.ndarray,
+) -> int:
+    """From the auction's end to the settlement: exchange, contract (kept as it is when
+    ``fixed``), friend call, tricks, payouts, written into row ``row``. ``hands`` are the
+    hands before the declarer takes ``blind``. Returns the trick rows used after it."""
+    n = params[P_PLAYERS]
+    hand_size = params[P_HAND_SIZE]
     # -- exchange, contract, friend (s.2.3) ----------------------------------------------
     hands[declarer] |= blind
     discards = exchange_decide_nb(policies[declarer], st, hands[declarer],
                                   params[P_BLIND_SIZE], trump, params)
     hands[declarer] &= ~discards
-    new_bid, new_trump = contract_decide_nb(policies[declarer], pp[declarer], st,
-                                            hands[declarer], bid, trump, params)
+    new_bid, new_trump = bid, trump
+    if not fixed:
+        new_bid, new_trump = contract_decide_nb(policies[declarer], pp[declarer], st,
+                                                hands[declarer], bid, trump, params)
     changed = new_trump != trump
     bid, trump = new_bid, new_trump
     request_ok = params[P_NT_LEAD_REQUEST] == 1 and bid == params[P_MAX_BID] and trump == NO_TRUMP
