@@ -12,7 +12,7 @@ $(PY):
 
 $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m pip install -q -e '.[dev,dask]'
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -32,6 +32,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_rules.py --out benchmarks/results/rules.json
 	$(PY) benchmarks/bench_simulate.py
 	$(PY) benchmarks/bench_analyze.py --dataset out/bench-analyze
+	$(PY) benchmarks/bench_dask.py
 
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache

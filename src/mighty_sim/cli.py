@@ -132,14 +132,21 @@ def demo(deals: int, out: Path) -> None:
 @click.option("--overwrite", is_flag=True, help="Replace a run already in --out.")
 @click.option("--shard-games", type=int, default=SHARD_GAMES, show_default=True,
               help="Games per Parquet file.")
+@click.option("--executor", type=click.Choice(["local", "dask"]), default="local",
+              show_default=True, help="Local worker processes, or a Dask cluster.")
+@click.option("--address", default=None, help="Dask scheduler, e.g. tcp://host:8786.")
+@click.option("--scheduler-file", default=None, help="Dask scheduler file.")
 def simulate(profile: str, deals: int, seed: int, workers: int, out: Path, players: str,
              aggressiveness: float, ledger: int, tricks: bool, resume: bool, overwrite: bool,
-             shard_games: int) -> None:
+             shard_games: int, executor: str, address: str | None,
+             scheduler_file: str | None) -> None:
     """Play DEALS complete deals into a hive-partitioned Parquet dataset in OUT.
 
     One row per dealt attempt (redeals included) in OUT/deals, every trick in OUT/tricks
     with --tricks, the configuration in OUT/_run.json. The same seed gives the same rows
-    whatever the number of workers.
+    whatever the number of workers or the executor. With --executor dask and no address,
+    a local Dask cluster of --workers processes is started; OUT must be a folder every
+    worker can write.
     """
     from .engine import parse_players
     from .runner import RunConfig, run_simulation
@@ -150,7 +157,8 @@ def simulate(profile: str, deals: int, seed: int, workers: int, out: Path, playe
     config = RunConfig(p, deals, seed, specs, ledger, tricks, shard_games)
     with _progress("simulate", config.games * ledger) as advance:
         result = run_simulation(config, out, workers=workers, resume=resume,
-                                overwrite=overwrite, progress=advance)
+                                overwrite=overwrite, progress=advance, executor=executor,
+                                address=address, scheduler_file=scheduler_file)
     s = result.stats
     rate = s.successes / s.played if s.played else 0.0
     click.echo(

@@ -22,6 +22,7 @@ import os
 import platform
 import shutil
 import time
+import uuid
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -180,7 +181,8 @@ def write_shard(config_dict: dict[str, Any], out: str, shard: int, queue: Any = 
                 if name not in writers:
                     final = shard_path(root, name, shard)
                     final.parent.mkdir(parents=True, exist_ok=True)
-                    temps[name] = final.parent / f".{final.name}.tmp"
+                    # unique per attempt, so a retried or duplicated task never shares it
+                    temps[name] = final.parent / f".{final.name}.{uuid.uuid4().hex[:12]}.tmp"
                     schema = table.schema.with_metadata(meta)
                     writers[name] = pq.ParquetWriter(
                         temps[name], schema, compression="zstd", compression_level=1,
@@ -280,11 +282,24 @@ def prepare_output(out: Path, config: RunConfig, *, resume: bool, overwrite: boo
 
 def run_simulation(
     config: RunConfig, out: Path, *, workers: int = 1, resume: bool = False,
-    overwrite: bool = False, progress: Any = None,
+    overwrite: bool = False, progress: Any = None, executor: str = "local",
+    address: str | None = None, scheduler_file: str | None = None,
 ) -> RunResult:
-    """Play the run into ``out``; ``progress(deals_done)`` is called as work finishes."""
+    """Play the run into ``out``; ``progress(deals_done)`` is called as work finishes.
+
+    ``executor`` is ``local`` (worker processes on this machine) or ``dask`` (a Dask
+    cluster at ``address`` or described by ``scheduler_file``; a local one by default).
+    """
     if workers < 1:
         raise ValueError(f"workers: must be at least 1, got {workers}")
+    if executor not in ("local", "dask"):
+        raise ValueError(f"executor: must be local or dask, got {executor!r}")
+    if executor == "local" and (address or scheduler_file):
+        raise ValueError("--address and --scheduler-file go with --executor dask")
+    if executor == "dask":
+        from .dask_executor import check_dask
+
+        check_dask()
     prepare_output(out, config, resume=resume, overwrite=overwrite)
     for stale in out.glob("*/shard=*/.*.tmp"):  # left by a run that was killed
         stale.unlink()
@@ -301,7 +316,13 @@ def run_simulation(
     if progress is not None and skipped:
         progress(sum(config.shard_range(s)[1] for s in range(config.shards) if s not in todo)
                  * config.ledger)
-    if workers == 1 or len(todo) <= 1:
+    if executor == "dask":
+        from .dask_executor import run_shards_dask
+
+        for stats in run_shards_dask(cdict, out, todo, workers=workers, address=address,
+                                     scheduler_file=scheduler_file, progress=progress):
+            total.add(stats)
+    elif workers == 1 or len(todo) <= 1:
         for s in todo:
             total.add(write_shard(cdict, str(out), s, _CallbackQueue(progress)))
     else:

@@ -1,0 +1,81 @@
+"""Running a simulation's shards on a Dask cluster (``--executor dask``).
+
+Each shard is one task with a deterministic key (the run's hash and the shard number);
+the task writes its own Parquet file into the shared output folder under a unique
+temporary name and renames it, so a retried task is safe. Every worker loads (or
+compiles) the Numba kernels once before the shards start. Progress comes from completed
+tasks. Rows are those of a local run with the same seed: a shard's rows depend only on
+the seed and its game numbers.
+
+Dask is optional: ``pip install mighty-sim[dask]``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+
+def check_dask() -> None:
+    """Raise ValueError with the install hint when Dask is missing."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise ValueError(
+            "executor dask needs Dask: pip install 'mighty-sim[dask]'") from None
+
+
+def _warm(config_dict: dict[str, Any]) -> bool:
+    from .engine import play_batch
+    from .runner import RunConfig
+
+    config = RunConfig.from_dict(config_dict)
+    play_batch(config.profile, seed=config.seed, game_start=0, games=1, players=config.players)
+    return True
+
+
+def run_key(config_dict: dict[str, Any]) -> str:
+    """A short hash of the run's configuration, for task keys."""
+    return hashlib.sha256(json.dumps(config_dict, sort_keys=True).encode()).hexdigest()[:12]
+
+
+def run_shards_dask(
+    config_dict: dict[str, Any], out: Path, shards: list[int], *, workers: int,
+    address: str | None, scheduler_file: str | None,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[Any]:
+    """Submit the shards and yield each one's stats as it completes."""
+    from distributed import Client, LocalCluster, as_completed
+
+    from .runner import RunConfig, write_shard
+
+    config = RunConfig.from_dict(config_dict)
+    cluster = None
+    if address:
+        client = Client(address)
+    elif scheduler_file:
+        client = Client(scheduler_file=scheduler_file)
+    else:
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+        client = Client(cluster)
+    try:
+        client.run(_warm, config_dict)  # each worker loads or compiles the kernels once
+        key = run_key(config_dict)
+        futures = {
+            client.submit(write_shard, config_dict, str(out), s, None,
+                          key=f"mighty-sim-{key}-shard-{s:05d}", retries=2, pure=False): s
+            for s in shards
+        }
+        for future in as_completed(futures):
+            stats = future.result()
+            if progress is not None:
+                progress(config.shard_range(futures[future])[1] * config.ledger)
+            yield stats
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
