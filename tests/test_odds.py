@@ -67,3 +67,33 @@ def test_odds_cli_json() -> None:
     keys = {"trump", "bid", "p_success", "ci_low", "ci_high", "expected_score"}
     assert len(data["contracts"]) == 40 and all(keys <= set(c) for c in data["contracts"])
     assert data["best"]["expected_score"] == max(c["expected_score"] for c in data["contracts"])
+
+
+# -- duplicate duels ----------------------------------------------------------------------
+
+
+def test_duel_against_itself_is_exactly_even() -> None:
+    from mighty_sim.duel import duel
+
+    r = duel(STANDARD, "heuristic", "heuristic", deals=300, seed=2)
+    assert r["mean_difference"] == 0 and r["ci_low"] == 0 and r["ci_high"] == 0
+
+
+def test_duel_is_antisymmetric_and_detects_the_stronger_player() -> None:
+    from mighty_sim.duel import duel
+
+    ab = duel(STANDARD, "heuristic", "random", deals=500, seed=4)
+    ba = duel(STANDARD, "random", "heuristic", deals=500, seed=4)
+    assert ab["mean_difference"] == pytest.approx(-ba["mean_difference"])
+    assert ab["ci_low"] > 0
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [(["--players", "heuristic"], "exactly two"),
+     (["--players", "heuristic", "--players", "genius"], "unknown policy"),
+     (["--players", "heuristic:x", "--players", "random"], "aggressiveness")],
+)
+def test_duel_cli_rejects_bad_input(args: list[str], message: str) -> None:
+    r = CliRunner().invoke(main, ["duel", *args, "--deals", "50"])
+    assert r.exit_code == 2 and message in r.stderr

@@ -304,6 +304,34 @@ def odds(hand: str, blind: str, profile: str, samples: int, seed: int, players: 
                f"(success {best['p_success']:.1%}, expected {best['expected_score']:+.2f})")
 
 
+@main.command()
+@click.option("--players", "players", multiple=True, required=True,
+              help="Give twice: A then B, each 'heuristic', 'random' or 'heuristic:AGGR'.")
+@click.option("--deals", type=int, default=10_000, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--field", default="heuristic", show_default=True,
+              help="The player in the other seats.")
+@click.option("--profile", default="standard", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
+              show_default=True)
+def duel(players: tuple[str, ...], deals: int, seed: int, field: str, profile: str,
+         fmt: str) -> None:
+    """Duplicate match: A and B each take every seat on the same deals against the same
+    field; the mean payout difference per deal with a 95% interval."""
+    from .duel import duel as run_duel
+
+    if len(players) != 2:
+        raise ValueError("duel takes exactly two --players (A and B)")
+    result = run_duel(load_profile(profile), players[0], players[1], deals=deals, seed=seed,
+                      field=field)
+    if fmt == "json":
+        click.echo(json.dumps(result, indent=1))
+    else:
+        click.echo(f"{players[0]} - {players[1]}: {result['mean_difference']:+.3f} units a deal "
+                   f"(95% CI {result['ci_low']:+.3f} to {result['ci_high']:+.3f}), "
+                   f"{deals:,} deals x {load_profile(profile).players} seats, field {field}")
+
+
 @contextmanager
 def _progress(label: str, total: int) -> Iterator[Callable[[int], None]]:
     from rich.console import Console

@@ -25,6 +25,7 @@ import time
 import uuid
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -113,8 +114,9 @@ class RunConfig:
         )
 
 
+@lru_cache(maxsize=1)
 def versions() -> dict[str, str]:
-    """Versions of the packages that made a dataset."""
+    """Versions of the packages that made a dataset (looked up once per process)."""
     out = {"python": platform.python_version()}
     for name in ("mighty-sim", "numba", "numpy", "pyarrow", "polars"):
         try:
