@@ -226,6 +226,9 @@ def test_report_writes_markdown_and_pictures(dataset: Path, tmp_path: Path) -> N
         assert f"]({name})" in md
         assert (tmp_path / "rep" / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "## bid_success" in md and "18990476/443161355" in md
+    page = (tmp_path / "rep" / "report.html").read_text()
+    assert page.startswith("<!doctype html>") and all(f'src="{n}"' in page for n in pictures)
+    assert "<h2>score_variance</h2><table>" in page
 
 
 @pytest.mark.parametrize("script", ["bid_success", "redeal", "variance"])

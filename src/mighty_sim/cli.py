@@ -209,7 +209,7 @@ def analyze(dataset: Path, fmt: str) -> None:
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Folder for report.md and its pictures.")
 def report(dataset: Path, out: Path) -> None:
-    """Write a Markdown report with pictures (matplotlib) of DATASET into OUT."""
+    """Write report.md and report.html with pictures (matplotlib) of DATASET into OUT."""
     from .report import write_report
 
     click.echo(f"wrote {write_report(dataset, out)}")

@@ -7,6 +7,7 @@ distributions by role, and the weak-hand redeal frequency against its exact valu
 
 from __future__ import annotations
 
+import html
 import os
 from pathlib import Path
 
@@ -42,8 +43,22 @@ def _markdown_table(df: pl.DataFrame, limit: int = 40) -> str:
     return "\n".join([head, rule, *rows, *more])
 
 
+def _html_table(df: pl.DataFrame, limit: int = 40) -> str:
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in df.columns)
+    rows = "".join("<tr>" + "".join(f"<td>{html.escape(_cell(v))}</td>" for v in row) + "</tr>"
+                   for row in df.head(limit).iter_rows())
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.parent / f".{path.name}.tmp"
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
 def write_report(dataset: Path, out: Path) -> Path:
-    """Write ``report.md`` and its pictures into ``out``; returns the report's path."""
+    """Write ``report.md``, ``report.html`` and their pictures into ``out``; returns the
+    Markdown report's path."""
     os.environ.setdefault("MPLBACKEND", "Agg")
     import matplotlib.pyplot as plt
 
@@ -129,20 +144,25 @@ def write_report(dataset: Path, out: Path) -> Path:
     save(fig, "redeal_vs_exact.png", "Weak-hand eligibility per hand and per deal: the "
          "simulated rate (95% interval) against the exact value.")
 
-    lines = [
-        f"# mighty_sim report: {dataset}",
-        "",
-        f"Profile `{config.profile.name}` (fingerprint `{config.profile.fingerprint()}`), "
-        f"seed {config.seed}, {config.deals:,} deals, players "
-        f"{', '.join(p.policy for p in config.players)}, ledger {config.ledger}.",
-        "",
-    ]
+    about = (f"Profile {config.profile.name} (fingerprint {config.profile.fingerprint()}), "
+             f"seed {config.seed}, {config.deals:,} deals, players "
+             f"{', '.join(p.policy for p in config.players)}, ledger {config.ledger}.")
+    lines = [f"# mighty_sim report: {dataset}", "", about, ""]
     for name, caption in pictures:
         lines += [f"![{caption}]({name})", "", f"*{caption}*", ""]
     for name, df in tables.items():
         lines += [f"## {name}", "", _markdown_table(df), ""]
-    path = out / "report.md"
-    tmp = out / ".report.md.tmp"
-    tmp.write_text("\n".join(lines))
-    os.replace(tmp, path)
-    return path
+    _write_atomic(out / "report.md", "\n".join(lines))
+    body = [f"<h1>mighty_sim report: {html.escape(str(dataset))}</h1>",
+            f"<p>{html.escape(about)}</p>"]
+    for name, caption in pictures:
+        body.append(f'<figure><img src="{name}" alt="{html.escape(caption)}">'
+                    f"<figcaption>{html.escape(caption)}</figcaption></figure>")
+    for name, df in tables.items():
+        body.append(f"<h2>{html.escape(name)}</h2>{_html_table(df)}")
+    style = ("body{font-family:sans-serif;max-width:70em;margin:auto}"
+             "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px}")
+    _write_atomic(out / "report.html", "<!doctype html><html><head><meta charset='utf-8'>"
+                  f"<title>mighty_sim report</title><style>{style}</style></head><body>"
+                  + "".join(body) + "</body></html>\n")
+    return out / "report.md"
