@@ -253,3 +253,21 @@ def test_balance_script_runs() -> None:
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
     assert "hunter-3h" in proc.stdout and "success_rate" in proc.stdout
+
+
+def test_success_by_hand_and_points_match_raw_counts(rows: list[dict], tables: dict) -> None:  # type: ignore[type-arg]
+    n: Counter[int] = Counter()
+    made: Counter[int] = Counter()
+    pts: Counter[int] = Counter()
+    for r in rows:
+        if r["outcome"] == "played":
+            k = r["declarer_hand_points"]
+            n[k] += 1
+            made[k] += bool(r["success"])
+            pts[k] += r["declarer_points"]
+    got = {d["declarer_hand_points"]: d for d in tables["success_by_points"].to_dicts()}
+    assert set(got) == set(n)
+    for k, d in got.items():
+        assert (d["n"], d["successes"]) == (n[k], made[k])
+        assert d["mean_points"] == pytest.approx(pts[k] / n[k])
+    assert tables["success_by_hand"]["n"].sum() == sum(n.values())

@@ -72,20 +72,43 @@ def bid_success(deals: pl.LazyFrame) -> pl.DataFrame:
     return _wilson_columns(df)
 
 
-def success_by_hand(deals: pl.LazyFrame) -> pl.DataFrame:
-    """Success odds by the declarer's hand at auction time: strength (rounded down),
-    trump length, Mighty and joker held; with the mean points made."""
-    df = (
+HAND_KEYS = ("strength", "declarer_trump_length", "declarer_has_mighty", "declarer_has_joker")
+
+
+def _hand_groups(deals: pl.LazyFrame) -> pl.DataFrame:
+    """Played deals counted by the declarer's hand at auction time (one scan)."""
+    return (
         _played(deals)
         .with_columns(pl.col("declarer_strength").floor().cast(pl.Int64).alias("strength"))
-        .group_by("strength", "declarer_trump_length", "declarer_has_mighty",
-                  "declarer_has_joker")
+        .group_by(*HAND_KEYS, "declarer_hand_points")
         .agg(pl.len().alias("n"), pl.col("success").cast(pl.Int64).sum().alias("successes"),
-             pl.col("declarer_points").mean().alias("mean_points"))
-        .sort("strength", "declarer_trump_length", "declarer_has_mighty", "declarer_has_joker")
+             pl.col("declarer_points").cast(pl.Int64).sum().alias("points_sum"))
         .collect()
     )
+
+
+def _success_by(groups: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    df = (groups.group_by(*keys)
+          .agg(pl.col("n").sum(), pl.col("successes").sum(), pl.col("points_sum").sum())
+          .with_columns((pl.col("points_sum") / pl.col("n")).alias("mean_points"))
+          .drop("points_sum").sort(*keys))
     return _wilson_columns(df)
+
+
+def success_by_hand(
+    deals: pl.LazyFrame, groups: pl.DataFrame | None = None
+) -> pl.DataFrame:
+    """Success odds by the declarer's hand at auction time: strength (rounded down),
+    trump length, Mighty and joker held; with the mean points made."""
+    return _success_by(_hand_groups(deals) if groups is None else groups, list(HAND_KEYS))
+
+
+def success_by_points(
+    deals: pl.LazyFrame, groups: pl.DataFrame | None = None
+) -> pl.DataFrame:
+    """Success odds by the point cards in the declarer's hand at auction time."""
+    return _success_by(_hand_groups(deals) if groups is None else groups,
+                       ["declarer_hand_points"])
 
 
 def redeal(deals: pl.LazyFrame, profile: RuleProfile) -> pl.DataFrame:
@@ -223,9 +246,11 @@ def analyze_dataset(dataset: Path) -> dict[str, pl.DataFrame]:
     """Every table of ``mighty-sim analyze`` for a dataset."""
     config = load_run(dataset)
     deals = scan_deals(dataset)
+    groups = _hand_groups(deals)
     return {
         "bid_success": bid_success(deals),
-        "success_by_hand": success_by_hand(deals),
+        "success_by_hand": success_by_hand(deals, groups),
+        "success_by_points": success_by_points(deals, groups),
         "redeal": redeal(deals, config.profile),
         "weak_scores": weak_score_distribution(deals),
         "score_variance": score_variance(deals, config.profile.players,
