@@ -111,23 +111,28 @@ def success_by_points(
                        ["declarer_hand_points"])
 
 
-def redeal(deals: pl.LazyFrame, profile: RuleProfile) -> pl.DataFrame:
+def redeal(
+    deals: pl.LazyFrame, profile: RuleProfile, distribution: pl.DataFrame | None = None
+) -> pl.DataFrame:
     """Weak-hand eligibility per hand and per deal, the redeal rates that happened, and the
-    exact values for the profile's deck and scale (one row per measure)."""
+    exact values for the profile's deck and scale (one row per measure). ``distribution``
+    is :func:`weak_score_distribution` of the same deals, if already computed."""
     limit = profile.weak_threshold
-    seats = [pl.col("weak_scores").list.get(s) for s in range(profile.players)]
-    ok = [(x < limit) if profile.weak_strict else (x <= limit) for x in seats]
+    dist = weak_score_distribution(deals) if distribution is None else distribution
+    eligible = (pl.col("score") < limit) if profile.weak_strict else (pl.col("score") <= limit)
+    lowest = pl.col("weak_scores").list.min()  # a deal has an eligible hand iff its lowest does
     counts = (
         deals.select(
             pl.len().alias("rows"),
-            pl.sum_horizontal([x.cast(pl.Int64) for x in ok]).sum().alias("hands_ok"),
-            pl.any_horizontal(ok).sum().alias("deals_ok"),
+            ((lowest < limit) if profile.weak_strict else (lowest <= limit)).sum()
+            .alias("deals_ok"),
             (pl.col("outcome") == "weak-redeal").sum().alias("weak"),
             (pl.col("outcome") == "all-pass").sum().alias("all_pass"),
         )
         .collect()
         .row(0, named=True)
     )
+    counts["hands_ok"] = int(dist.filter(eligible)["hands"].sum())
     rows, n = counts["rows"], profile.players
     per_hand = weak_hand_probability(profile)
     per_deal = weak_deal_probability(profile)
@@ -186,7 +191,9 @@ def histogram_stats(hist: pl.DataFrame) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
-def score_variance(deals: pl.LazyFrame, players: int, ledger: int = 10) -> pl.DataFrame:
+def score_variance(
+    deals: pl.LazyFrame, players: int, ledger: int = 10, deals_per_game: int | None = None
+) -> pl.DataFrame:
     """Payout per deal by role and by seat, by position after the dealer, and per ledger
     of ``ledger`` consecutive played deals by seat, with 95% intervals for the mean.
 
@@ -195,12 +202,12 @@ def score_variance(deals: pl.LazyFrame, players: int, ledger: int = 10) -> pl.Da
     """
     seats = range(players)
     flat = _played(deals).select(
-        "deal_id", "dealer", "declarer", "friend_seat",
+        "deal_id", "game", "deal_in_game", "dealer", "declarer", "friend_seat",
         *[pl.col("payouts").list.get(s).alias(f"p{s}") for s in seats],
     )
     # deals that pay the same way are counted once: a few thousand rows, not millions
-    compact = (flat.drop("deal_id").group_by(pl.all()).agg(pl.len().alias("n_deals"))
-               .collect())
+    compact = (flat.drop("deal_id", "game", "deal_in_game").group_by(pl.all())
+               .agg(pl.len().alias("n_deals")).collect())
     pay = [pl.col(f"p{s}") for s in seats]
 
     def hist(key: list[pl.Expr]) -> pl.DataFrame:
@@ -213,9 +220,14 @@ def score_variance(deals: pl.LazyFrame, players: int, ledger: int = 10) -> pl.Da
     by_seat = hist([pl.lit(str(s)) for s in seats])
     by_pos = hist([((pl.lit(s) - pl.col("dealer").cast(pl.Int64)) % players).cast(pl.String)
                    for s in seats])
+    if deals_per_game:  # the played deals' order is known: game * K + number in the game
+        numbered = flat.with_columns(
+            (pl.col("game") * deals_per_game + pl.col("deal_in_game").cast(pl.Int64))
+            .alias("k"))
+    else:
+        numbered = flat.sort("deal_id").with_row_index("k")
     blocks = (
-        flat.select("deal_id", *pay).sort("deal_id").with_row_index("k")
-        .with_columns((pl.col("k") // ledger).alias("block"))
+        numbered.with_columns((pl.col("k") // ledger).alias("block"))
         .group_by("block").agg(pl.len().alias("deals"),
                                *[p.sum().alias(f"s{s}") for s, p in zip(seats, pay, strict=True)])
         .filter(pl.col("deals") == ledger)
@@ -247,12 +259,13 @@ def analyze_dataset(dataset: Path) -> dict[str, pl.DataFrame]:
     config = load_run(dataset)
     deals = scan_deals(dataset)
     groups = _hand_groups(deals)
+    distribution = weak_score_distribution(deals)
     return {
         "bid_success": bid_success(deals),
         "success_by_hand": success_by_hand(deals, groups),
         "success_by_points": success_by_points(deals, groups),
-        "redeal": redeal(deals, config.profile),
-        "weak_scores": weak_score_distribution(deals),
+        "redeal": redeal(deals, config.profile, distribution),
+        "weak_scores": distribution,
         "score_variance": score_variance(deals, config.profile.players,
-                                         config.profile.ledger_deals),
+                                         config.profile.ledger_deals, config.ledger),
     }
