@@ -63,3 +63,14 @@ def test_kernels_match_reference_on_a_million_deals() -> None:
     report = run_differential(STANDARD, deals=deals, seed=1_000_000, workers=os.cpu_count() or 1)
     assert report.deals == deals
     assert report.mismatches == 0, report.examples
+
+
+@pytest.mark.parametrize("name", ["ucla-5p", "ucla-4p", "russian-3p", "russian-4p",
+                                  "russian-5p"])
+def test_kernels_match_reference_on_other_one_deck_profiles(name: str) -> None:
+    """The two engines read the same profile switches alike (trick bids, bridge order,
+    passes that are not permanent, rank-gap raises, trick and penalty scoring, first-lead
+    bans, the next-player hunter, the Mighty-suit rule, reduced decks)."""
+    report = check_deals(name, seed=77, start=0, count=600)
+    assert report.mismatches == 0, report.examples
+    assert report.played > 400
