@@ -158,3 +158,15 @@ def test_random_toml_overrides_load_or_raise_value_error(overrides: dict[str, ob
         assert isinstance(p, RuleProfile)
         compile_profile(p)
         assert p.players * p.hand_size + p.blind_size == p.deck_size
+
+
+def test_shipped_house_rule_files_load_and_differ_from_standard() -> None:
+    root = Path(__file__).resolve().parents[1] / "data" / "profiles"
+    files = sorted(root.glob("*.toml"))
+    assert len(files) >= 3
+    prints = {STANDARD.fingerprint()}
+    for f in files:
+        p = load_profile(str(f))
+        assert p.name == f.stem and p.description
+        prints.add(p.fingerprint())
+    assert len(prints) == len(files) + 1
