@@ -270,3 +270,60 @@ def test_batches_match_one_big_call() -> None:
     b = play_batch(STANDARD, seed=4, game_start=150, games=250, players=HEURISTIC)
     assert np.array_equal(whole.ri, np.concatenate([a.ri, b.ri]))
     assert np.array_equal(whole.ru, np.concatenate([a.ru, b.ru]))
+
+
+@pytest.mark.parametrize("name", ["russian-3p", "russian-4p", "russian-5p"])
+def test_random_policy_plays_the_reference_deals_in_russian_profiles(name: str) -> None:
+    from mighty_sim.profile import load_profile
+
+    profile = load_profile(name)
+    n = profile.players
+    batch = play_batch(profile, seed=8, game_start=0, games=200,
+                       players=parse_players("random", n), ledger=2)
+    rows = deals_table(batch, n).to_pylist()
+    k = 0
+    for game in range(200):
+        for rec in play_ledger(profile, [RandomPlayer()] * n, seed=8, game=game,
+                               deals=2).attempts:
+            row = rows[k]
+            k += 1
+            assert tuple(row["hands"]) == rec.hands and row["dealer"] == rec.dealer
+            assert row["outcome"] == rec.result.outcome
+            if rec.result.outcome == "played":
+                assert row["declarer_points"] == rec.result.declarer_points
+                assert [Fraction(v) for v in row["payouts"]] == list(rec.result.payouts)
+    assert k == len(rows)
+
+
+def test_russian_rows_keep_their_invariants() -> None:
+    from mighty_sim.profile import load_profile
+
+    profile = load_profile("russian-5p")
+    batch = play_batch(profile, seed=3, game_start=0, games=2000, players=HEURISTIC, ledger=3,
+                       record_tricks=True)
+    deals = deals_table(batch, 5).to_pylist()
+    points: dict[int, int] = {}
+    for t in tricks_table(batch, 5).to_pylist():
+        points[t["deal_id"]] = points.get(t["deal_id"], 0) + t["points"]
+    for d in deals:
+        union = d["blind"]
+        for h in d["hands"]:
+            union |= h
+        assert union == profile.deck_mask
+        if d["outcome"] != "played":
+            continue
+        assert points[d["deal_id"]] + points_in(d["discards"]) == 20
+        assert d["success"] == (d["declarer_points"] >= d["bid"])
+        base = profile.min_bid - 1
+        factor = 2 if d["trump_changed"] else 1
+        if d["success"]:  # each defender takes points - base penalty points
+            assert d["payouts"][d["declarer"]] == 0
+            assert min(d["payouts"]) == -(d["declarer_points"] - base) * factor
+        else:  # the declarer takes bid - base
+            assert d["payouts"][d["declarer"]] == -(d["bid"] - base) * factor
+
+
+def test_trick_bid_profiles_are_refused_with_a_reason(tmp_path: Path) -> None:
+    code, _, err = _cli("simulate", "--profile", "ucla-5p", "--deals", "10", "--out",
+                        str(tmp_path / "u"))
+    assert code == 2 and "bid_unit" in err and not (tmp_path / "u").exists()
