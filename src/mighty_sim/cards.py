@@ -26,7 +26,7 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from functools import lru_cache
 
 SUITS: str = "SHDC"
@@ -194,7 +194,3 @@ def to_mask(card: str | int) -> int:
         return card
     raise ValueError(f"a card is its text or a single-card mask, not {card!r}")
 
-
-def masks_of(cards: Iterable[str | int]) -> list[int]:
-    """Single-card masks of a sequence of cards given as text or masks."""
-    return [to_mask(c) for c in cards]
