@@ -3,7 +3,6 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-export NUMBA_CACHE_DIR := $(CURDIR)/.numba_cache
 
 .PHONY: demo test test-slow lint typecheck bench clean
 

@@ -362,3 +362,40 @@ def test_deck_for_helper_deals_what_was_asked() -> None:
     hands, blind = deal_cards(STANDARD, deck, 2)
     assert hands[0] & parse_cards("AS KS") and hands[1] & parse_cards("JK")
     assert blind & parse_cards("2C")
+
+
+# -- rank-gap raises and the ucla rotation (RULES.md s.3) ---------------------------------
+
+
+def test_raise_before_and_after_the_blind_in_ucla() -> None:
+    from mighty_sim.profile import load_profile
+
+    ucla = load_profile("ucla-5p")
+    deal = make_deal([], profile=ucla)
+    deal.make_bid(0, 7, "H")
+    for seat in range(1, 5):
+        deal.pass_(seat)
+    assert deal.phase == "blind-raise" and deal.hands[0].bit_count() == 10
+    assert deal.can_blind_raise(7, "S") and deal.can_blind_raise(7, "H")  # any higher
+    assert not deal.can_blind_raise(7, "D")
+    deal.blind_raise(7, "S")
+    assert deal.phase == "exchange" and deal.hands[0].bit_count() == 13
+    deal.exchange(_three(deal.hands[0]))
+    # after the blind: at least 6 ranks up (two levels, or a level into a higher strain)
+    # from 7 S (rank 38): 8 NT (44) and 9 C (45) are far enough, 8 S (43) is not
+    assert deal.can_contract(8, "NT") and deal.can_contract(9, "C")
+    assert not deal.can_contract(8, "S") and deal.can_contract(9, "S")
+    assert deal.can_contract(7, "S")
+
+
+def test_ucla_dealing_starts_with_the_friend() -> None:
+    from mighty_sim.profile import load_profile
+    from mighty_sim.reference.records import DealRecord, DealResult
+
+    ucla = load_profile("ucla-5p")
+    result = DealResult(outcome="played", dealer=0, declarer=2, friend_seat=4)
+    record = DealRecord(0, 1, tuple(range(53)), (0,) * 5, 0, (), (), result)
+    assert next_turn(ucla, record, 1) == (3, 4)  # seat 3 deals, so seat 4 is dealt first
+    solo = DealResult(outcome="played", dealer=0, declarer=2, friend_seat=None)
+    record = DealRecord(0, 1, tuple(range(53)), (0,) * 5, 0, (), (), solo)
+    assert next_turn(ucla, record, 1) == (1, 2)

@@ -272,8 +272,9 @@ def test_batches_match_one_big_call() -> None:
     assert np.array_equal(whole.ru, np.concatenate([a.ru, b.ru]))
 
 
-@pytest.mark.parametrize("name", ["russian-3p", "russian-4p", "russian-5p"])
-def test_random_policy_plays_the_reference_deals_in_russian_profiles(name: str) -> None:
+@pytest.mark.parametrize("name", ["russian-3p", "russian-4p", "russian-5p", "ucla-5p",
+                                  "ucla-4p"])
+def test_random_policy_plays_the_reference_deals_in_other_profiles(name: str) -> None:
     from mighty_sim.profile import load_profile
 
     profile = load_profile(name)
@@ -323,7 +324,16 @@ def test_russian_rows_keep_their_invariants() -> None:
             assert d["payouts"][d["declarer"]] == -(d["bid"] - base) * factor
 
 
-def test_trick_bid_profiles_are_refused_with_a_reason(tmp_path: Path) -> None:
+def test_trick_bid_profiles_take_random_players_only(tmp_path: Path) -> None:
     code, _, err = _cli("simulate", "--profile", "ucla-5p", "--deals", "10", "--out",
                         str(tmp_path / "u"))
-    assert code == 2 and "bid_unit" in err and not (tmp_path / "u").exists()
+    assert code == 2 and "bids in points" in err and not (tmp_path / "u").exists()
+    code, text, _ = _cli("simulate", "--profile", "ucla-4p", "--deals", "200", "--workers",
+                         "1", "--players", "random", "--out", str(tmp_path / "r"))
+    assert code == 0 and "200 deals played" in text
+    df = scan(tmp_path / "r").filter(pl.col("outcome") == "played")
+    assert df["bid"].min() >= 3 and df["bid"].max() <= 10
+    assert (df["declarer_tricks"] >= df["bid"]).to_list() == df["success"].to_list()
+    code, _, err = _cli("simulate", "--profile", "russian-6p", "--deals", "10", "--players",
+                        "random", "--out", str(tmp_path / "two"))
+    assert code == 2 and "two decks" in err

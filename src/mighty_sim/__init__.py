@@ -9,19 +9,41 @@ Settlement(declarer=10.0, friend=5.0, defender=-5.0)
 
 from __future__ import annotations
 
+import hashlib
 import os
+import shutil
 from pathlib import Path
 
 
+def _kernel_sources_key() -> str:
+    """A key that changes whenever a kernel source file changes.
+
+    Numba's cache notices edits to a function's own file but not to a helper it calls in
+    another file, so the cache lives in a folder named after all kernel sources at once.
+    """
+    h = hashlib.sha256()
+    for f in sorted((Path(__file__).parent / "kernels").glob("*.py")):
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()[:12]
+
+
 def _default_numba_cache() -> None:
-    """Keep Numba's compile cache in a project-local folder unless one is set."""
+    """Keep Numba's compile cache in a project-local folder unless one is set, in a
+    subfolder per version of the kernel sources (older ones are removed)."""
     if "NUMBA_CACHE_DIR" in os.environ:
         return
     root = Path(__file__).resolve().parents[2]
     if (root / "pyproject.toml").exists():
-        os.environ["NUMBA_CACHE_DIR"] = str(root / ".numba_cache")
+        base = root / ".numba_cache"
     else:
-        os.environ["NUMBA_CACHE_DIR"] = str(Path.home() / ".cache" / "mighty_sim" / "numba")
+        base = Path.home() / ".cache" / "mighty_sim" / "numba"
+    here = base / _kernel_sources_key()
+    if not here.exists() and base.is_dir():
+        for old in base.iterdir():
+            if old.is_dir():
+                shutil.rmtree(old, ignore_errors=True)
+    os.environ["NUMBA_CACHE_DIR"] = str(here)
 
 
 _default_numba_cache()

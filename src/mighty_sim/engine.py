@@ -95,28 +95,25 @@ def _policy_arrays(players: tuple[PlayerSpec, ...]) -> tuple[np.ndarray, np.ndar
     return policies, pp
 
 
-_VERIFIED = {
-    "deck_copies": 1,  # two decks need a second card plane
-    "bid_unit": "points",  # trick bids: the ucla raise before the blind is not built yet
-}
-"""Rule values the batch engine is verified for (against the reference engine, deal by
-deal, and by scripted scenarios): every one-deck point-bid profile, so ``standard``, the
-russian 3-5 player profiles and house rules derived from them."""
+def check_supported(profile: RuleProfile, players: tuple[PlayerSpec, ...] = ()) -> None:
+    """Raise ValueError unless the batch engine is verified for these rules and players.
 
-
-def check_supported(profile: RuleProfile) -> None:
-    """Raise ValueError if the batch engine is not verified for this profile's rules.
+    Verified (against the reference engine deal by deal, and by scripted scenarios):
+    every one-deck profile; the heuristic player bids in points, so trick-bid profiles
+    (ucla) are played by random players only. Two decks need a second card plane.
 
     >>> from mighty_sim.profile import load_profile
-    >>> check_supported(load_profile("ucla-5p"))
+    >>> check_supported(load_profile("ucla-5p"), parse_players("heuristic", 5))
     Traceback (most recent call last):
     ...
-    ValueError: profile ucla-5p: the batch simulator does not support bid_unit = 'tricks' yet
+    ValueError: profile ucla-5p: the heuristic player bids in points; use --players random
     """
-    for name, value in _VERIFIED.items():
-        if getattr(profile, name) != value:
-            raise ValueError(f"profile {profile.name}: the batch simulator does not support "
-                             f"{name} = {getattr(profile, name)!r} yet")
+    if profile.deck_copies != 1:
+        raise ValueError(f"profile {profile.name}: the batch simulator does not play two "
+                         "decks yet")
+    if profile.bid_unit == "tricks" and any(p.policy == "heuristic" for p in players):
+        raise ValueError(f"profile {profile.name}: the heuristic player bids in points; "
+                         "use --players random")
 
 
 def play_batch(
@@ -130,7 +127,7 @@ def play_batch(
     record_tricks: bool = False,
 ) -> Batch:
     """Play games ``game_start .. game_start+games-1`` of ``ledger`` deals each."""
-    check_supported(profile)
+    check_supported(profile, players)
     if len(players) != profile.players:
         raise ValueError(f"players: need {profile.players}, got {len(players)}")
     if games < 0 or ledger < 1 or game_start < 0:

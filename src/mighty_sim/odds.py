@@ -42,7 +42,6 @@ def hand_odds(
     players: tuple[PlayerSpec, ...] | None = None,
 ) -> list[dict[str, object]]:
     """Every contract's success probability (95% Wilson interval) and expected payout."""
-    check_supported(profile)
     if hand & ~profile.deck_mask or hand.bit_count() != profile.hand_size:
         raise ValueError(f"hand: give exactly {profile.hand_size} cards of the deck "
                          f"(got {hand.bit_count()}: {format_cards(hand & profile.deck_mask)})")
@@ -51,6 +50,7 @@ def hand_odds(
     if not 1 <= samples <= 10_000_000:
         raise ValueError(f"samples: must be 1 to 10,000,000, got {samples}")
     specs = players or parse_players("heuristic", profile.players)
+    check_supported(profile, specs)
     params = compile_profile(profile)
     deck_cards = np.array(cards_of(profile.deck_mask), np.int64)
     policies = np.zeros(MAX_PLAYERS, np.int64)

@@ -43,7 +43,7 @@ HunterRule = Literal["lead-demand", "next-player"]
 FriendMode = Literal["called", "first-trick", "none"]
 Scoring = Literal["zero-sum", "tricks", "penalty"]
 RaiseRule = Literal["change-cost", "rank-gap"]
-DealerRule = Literal["friend", "clockwise"]
+DealerRule = Literal["friend", "clockwise", "friend-first-dealt"]
 FirstBidder = Literal["dealer-then-declarer", "left-of-dealer", "first-dealt"]
 
 TRUMPS: tuple[str, ...] = ("S", "H", "D", "C", "NT")
@@ -161,6 +161,8 @@ class RuleProfile:
 
     # -- dealer rotation and ledger (s.2.6) ------------------------------------------------
     dealer_rule: DealerRule = "friend"
+    """``friend``: the friend (or a solo declarer) deals next; ``friend-first-dealt``: the
+    dealing starts with them (the seat before deals); ``clockwise``: the next seat."""
     first_bidder: FirstBidder = "dealer-then-declarer"
     ledger_deals: int = 10
     ledger_target: int = 0
@@ -490,6 +492,7 @@ _UCLA = dict(
     weak_strict=True,
     raise_rule="rank-gap",
     friend_modes=("called", "none"),
+    # raise_rule "rank-gap": any higher contract before the blind is seen, +6 after
     mighty_alternative="AC",
     hunter_tricks=tuple(range(2, 10)),
     scoring="tricks",
@@ -499,6 +502,7 @@ _UCLA = dict(
     loss_cap=-800,
     friend_share=0.5,
     first_bidder="first-dealt",
+    dealer_rule="friend-first-dealt",
     ledger_target=1000,
 )
 

@@ -65,7 +65,7 @@ class RunConfig:
             raise ValueError(f"ledger: must be at least 1, got {self.ledger}")
         if self.shard_games < 1:
             raise ValueError("shard_games: must be at least 1")
-        check_supported(self.profile)
+        check_supported(self.profile, self.players)
         if len(self.players) != self.profile.players:
             raise ValueError(f"players: {self.profile.name} needs {self.profile.players}")
 

@@ -103,11 +103,13 @@ def can_contract_nb(
     """Whether the declarer may play ``bid`` ``trump`` after the exchange (s.2.3)."""
     if bid > params[P_MAX_BID] or bid < cur_bid:
         return False
-    if trump == cur_trump:
-        return True
-    if params[P_RAISE_RULE] == RAISE_RANK_GAP:
+    if params[P_RAISE_RULE] == RAISE_RANK_GAP:  # s.3: any change ranks 6 up
+        if bid == cur_bid and trump == cur_trump:
+            return True
         gap = bid_key_nb(params, bid, trump) - bid_key_nb(params, cur_bid, cur_trump)
         return gap >= params[P_RANK_GAP]
+    if trump == cur_trump:
+        return True
     cost = params[P_COST_NT] if trump == NO_TRUMP else params[P_COST_SUIT]
     need = min(cur_bid + cost, params[P_MAX_BID])
     return bid >= need
@@ -136,6 +138,33 @@ def kth_other_contract_nb(
             if (bid != cur_bid or trump != cur_trump) and can_contract_nb(
                 params, cur_bid, cur_trump, bid, trump
             ):
+                if k == 0:
+                    return bid, trump
+                k -= 1
+    return cur_bid, cur_trump
+
+
+@njit(cache=True)
+def higher_contract_count_nb(params: np.ndarray, cur_bid: int, cur_trump: int) -> int:
+    """Contracts ranking above the current one (the raise before the blind, s.3)."""
+    key = bid_key_nb(params, cur_bid, cur_trump)
+    count = 0
+    for bid in range(cur_bid, params[P_MAX_BID] + 1):
+        for trump in range(5):
+            if bid_key_nb(params, bid, trump) > key:
+                count += 1
+    return count
+
+
+@njit(cache=True)
+def kth_higher_contract_nb(
+    params: np.ndarray, cur_bid: int, cur_trump: int, k: int
+) -> tuple[int, int]:
+    """The k-th contract ranking above the current one, in the reference order."""
+    key = bid_key_nb(params, cur_bid, cur_trump)
+    for bid in range(cur_bid, params[P_MAX_BID] + 1):
+        for trump in range(5):
+            if bid_key_nb(params, bid, trump) > key:
                 if k == 0:
                     return bid, trump
                 k -= 1

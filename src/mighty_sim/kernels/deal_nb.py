@@ -18,7 +18,8 @@ from numba import njit
 
 from .auction_nb import beats_nb
 from .params import (
-    DEALER_FRIEND,
+    DEALER_CLOCKWISE,
+    DEALER_FRIEND_FIRST_DEALT,
     FIRST_BIDDER_DEALER_THEN_DECLARER,
     FRIEND_KIND_FRIEND,
     FRIEND_KIND_OPEN_SOLO,
@@ -40,8 +41,10 @@ from .params import (
     P_PACKET_COUNT,
     P_PASSES_PERMANENT,
     P_PLAYERS,
+    P_RAISE_RULE,
     P_TOTAL_POINTS,
     P_WEAK_WHEN,
+    RAISE_RANK_GAP,
     WEAK_FIRST_TURN,
     WEAK_NEVER,
 )
@@ -51,6 +54,7 @@ from .policy_nb import (
     WEAK,
     auction_decide_nb,
     best_strain_nb,
+    blind_raise_decide_nb,
     contract_decide_nb,
     exchange_decide_nb,
     friend_decide_nb,
@@ -214,6 +218,8 @@ def play_attempt_nb(
     ri[row, R_HAS_MIGHTY] = 1 if has_nb(dh, mighty_of_nb(params, trump)) else 0
     ri[row, R_HAS_JOKER] = 1 if has_nb(dh, JOKER_BIT) else 0
     ri[row, R_HAND_POINTS] = points_nb(dh)
+    if params[P_RAISE_RULE] == RAISE_RANK_GAP:  # a raise before the blind is seen (s.3)
+        bid, trump = blind_raise_decide_nb(policies[declarer], st, bid, trump, params)
     return play_contract_nb(st, params, deck_cards, hands, blind, declarer, bid, trump, False,
                             policies, pp, row, ri, ru, rf, record_tricks, ti, t_used, scratch_i)
 
@@ -416,9 +422,11 @@ def play_games_nb(
             elif outcome == OUTCOME_PLAYED:
                 played += 1
                 declarer = ri[row, R_DECLARER]
-                if params[P_DEALER_RULE] == DEALER_FRIEND:
+                if params[P_DEALER_RULE] != DEALER_CLOCKWISE:
                     f = ri[row, R_FRIEND_SEAT]
                     dealer = f if f >= 0 else declarer
+                    if params[P_DEALER_RULE] == DEALER_FRIEND_FIRST_DEALT:
+                        dealer = (dealer - 1 + n) % n
                 else:
                     dealer = (dealer + 1) % n
                 if params[P_FIRST_BIDDER_RULE] == FIRST_BIDDER_DEALER_THEN_DECLARER:

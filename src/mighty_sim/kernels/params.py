@@ -88,7 +88,7 @@ HUNTER_LEAD_DEMAND, HUNTER_NEXT_PLAYER = 0, 1
 SCORING_ZERO_SUM, SCORING_TRICKS, SCORING_PENALTY = 0, 1, 2
 FRIEND_KIND_FRIEND, FRIEND_KIND_OPEN_SOLO, FRIEND_KIND_SECRET_SOLO = 0, 1, 2
 MODE_CALLED, MODE_FIRST_TRICK, MODE_NONE = 0, 1, 2
-DEALER_FRIEND, DEALER_CLOCKWISE = 0, 1
+DEALER_FRIEND, DEALER_CLOCKWISE, DEALER_FRIEND_FIRST_DEALT = 0, 1, 2
 FIRST_BIDDER_DEALER_THEN_DECLARER, FIRST_BIDDER_LEFT_OF_DEALER, FIRST_BIDDER_FIRST_DEALT = 0, 1, 2
 FRIEND_MODES = ("called", "first-trick", "none")
 
@@ -155,7 +155,7 @@ def compile_profile(profile: RuleProfile) -> np.ndarray:
     for k, mode in enumerate(p.friend_modes):
         v[P_FRIEND_MODE_0 + k] = FRIEND_MODES.index(mode)
     v[P_RANK_GAP] = p.rank_gap_after_blind
-    v[P_DEALER_RULE] = ("friend", "clockwise").index(p.dealer_rule)
+    v[P_DEALER_RULE] = ("friend", "clockwise", "friend-first-dealt").index(p.dealer_rule)
     v[P_FIRST_BIDDER_RULE] = ("dealer-then-declarer", "left-of-dealer", "first-dealt").index(
         p.first_bidder
     )

@@ -26,6 +26,7 @@ from .records import (
     Action,
     AuctionAction,
     Bid,
+    BlindRaise,
     Contract,
     DealRecord,
     DealResult,
@@ -39,7 +40,7 @@ from .records import (
     WeakHandShown,
 )
 
-Phase = Literal["auction", "exchange", "contract", "friend", "play", "done"]
+Phase = Literal["auction", "blind-raise", "exchange", "contract", "friend", "play", "done"]
 BRIDGE_STRAINS = ("C", "D", "H", "S", "NT")
 
 
@@ -238,8 +239,47 @@ class Deal:
         assert self.high is not None
         self.declarer = self.high.seat
         self.bid, self.trump = self.high.number, self.high.trump
+        if self.profile.raise_rule == "rank-gap":
+            self.phase = "blind-raise"  # s.3: any higher contract before the blind is seen
+            return
+        self._take_blind()
+
+    def _take_blind(self) -> None:
         self.hands[self.declarer] |= self.blind
         self.phase = "exchange"
+
+    # -- raise before the blind is seen (s.3, rank-gap profiles) ---------------------------
+    def verify_blind_raise(self, bid: int, trump: str) -> None:
+        """Raise unless the declarer may play ``bid`` ``trump`` before seeing the blind:
+        the current contract, or any contract that ranks higher."""
+        if self.phase != "blind-raise":
+            raise RuleError(f"not before the blind (phase {self.phase})")
+        p = self.profile
+        if trump not in TRUMPS or not p.min_bid <= bid <= p.max_bid:
+            raise RuleError(f"no contract {bid} {trump}")
+        if (bid, trump) != (self.bid, self.trump) and bid_rank(p, bid, trump) <= bid_rank(
+                p, self.bid, self.trump):
+            raise RuleError(f"{bid} {trump} does not rank above {self.bid} {self.trump}")
+
+    def can_blind_raise(self, bid: int, trump: str) -> bool:
+        """Whether the declarer may play ``bid`` ``trump`` before seeing the blind."""
+        return _can(self.verify_blind_raise, bid, trump)
+
+    def legal_blind_raises(self) -> tuple[tuple[int, str], ...]:
+        """The current contract, then every higher one (bid low to high, S H D C NT)."""
+        p = self.profile
+        others = [(b, t) for b in range(self.bid, p.max_bid + 1) for t in TRUMPS
+                  if (b, t) != (self.bid, self.trump) and self.can_blind_raise(b, t)]
+        return ((self.bid, self.trump), *others)
+
+    def blind_raise(self, bid: int, trump: str) -> BlindRaise:
+        """Fix the contract before the blind is seen, then take the blind."""
+        self.verify_blind_raise(bid, trump)
+        self.bid, self.trump = bid, trump
+        record = BlindRaise(bid, trump)
+        self.actions.append(record)
+        self._take_blind()
+        return record
 
     # -- exchange (s.2.3) -------------------------------------------------------------
     def verify_exchange(self, discards: int) -> None:
@@ -277,14 +317,14 @@ class Deal:
             raise RuleError(f"the bid cannot exceed {p.max_bid}")
         if bid < self.bid:
             raise RuleError(f"the bid cannot go down from {self.bid}")
-        if trump == self.trump:
-            return
-        if p.raise_rule == "rank-gap":
+        if p.raise_rule == "rank-gap":  # s.3: any change, same strain or not, ranks 6 up
             gap = bid_rank(p, bid, trump)[0] - bid_rank(p, self.bid, self.trump)[0]
-            if gap < p.rank_gap_after_blind:
+            if (bid, trump) != (self.bid, self.trump) and gap < p.rank_gap_after_blind:
                 raise RuleError(
                     f"after the blind a new contract must rank {p.rank_gap_after_blind} higher"
                 )
+            return
+        if trump == self.trump:
             return
         cost = p.trump_change_cost_nt if trump == "NT" else p.trump_change_cost_suit
         need = min(self.bid + cost, p.max_bid)

@@ -26,6 +26,7 @@ from .records import (
     Action,
     AuctionView,
     Bid,
+    BlindRaise,
     Contract,
     ContractView,
     DealRecord,
@@ -93,6 +94,11 @@ def run_deal(deal: Deal, players: Sequence[Player], stream: DealStream) -> DealR
         if deal.phase == "auction":
             seat = deal.turn
             deal.auction_action(players[seat].auction(auction_view(deal, seat), stream))
+        elif deal.phase == "blind-raise":
+            d = deal.declarer
+            rview = ContractView(d, deal.hands[d], deal.bid, deal.trump,
+                                 deal.legal_blind_raises())
+            deal.blind_raise(*players[d].contract(rview, stream))
         elif deal.phase == "exchange":
             d = deal.declarer
             view = ExchangeView(d, deal.hands[d], deal.blind, deal.profile.blind_size,
@@ -133,6 +139,8 @@ def apply_action(deal: Deal, action: Action) -> None:
     """Apply one recorded action to a deal."""
     if isinstance(action, Bid | Pass | WeakHandShown):
         deal.auction_action(action)
+    elif isinstance(action, BlindRaise):
+        deal.blind_raise(action.bid, action.trump)
     elif isinstance(action, Exchange):
         deal.exchange(action.discards)
     elif isinstance(action, Contract):
@@ -178,8 +186,10 @@ def next_turn(
         assert result.redeal_by is not None
         return result.redeal_by, result.redeal_by
     assert result.declarer is not None
-    if profile.dealer_rule == "friend":
+    if profile.dealer_rule in ("friend", "friend-first-dealt"):
         dealer = result.friend_seat if result.friend_seat is not None else result.declarer
+        if profile.dealer_rule == "friend-first-dealt":  # they are dealt first
+            dealer = (dealer - 1) % n
     else:
         dealer = (record.dealer + 1) % n
     if profile.first_bidder == "dealer-then-declarer":

@@ -38,7 +38,8 @@ class Player(Protocol):
         ...
 
     def contract(self, view: ContractView, rng: DealStream) -> tuple[int, str]:
-        """The final bid and trump (one of ``view.legal_contracts``)."""
+        """A bid and trump among ``view.legal_contracts`` (the current one first): asked
+        after the exchange, and in rank-gap profiles also before the blind is seen."""
         ...
 
     def call_friend(self, view: FriendView, rng: DealStream) -> FriendCall:

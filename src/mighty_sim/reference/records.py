@@ -53,6 +53,14 @@ AuctionAction = Bid | Pass | WeakHandShown
 
 
 @dataclass(frozen=True)
+class BlindRaise:
+    """The contract fixed before the blind is seen (rank-gap profiles, RULES.md s.3)."""
+
+    bid: int
+    trump: str
+
+
+@dataclass(frozen=True)
 class Exchange:
     """The declarer's discards after taking the blind."""
 
@@ -105,7 +113,7 @@ class Trick:
     demand: bool
 
 
-Action = Bid | Pass | WeakHandShown | Exchange | Contract | FriendCall | Play
+Action = Bid | Pass | WeakHandShown | BlindRaise | Exchange | Contract | FriendCall | Play
 
 
 @dataclass(frozen=True)
