@@ -4,6 +4,7 @@ exact weak-hand values against brute-force enumeration."""
 from __future__ import annotations
 
 import json
+import math
 import statistics
 from collections import Counter, defaultdict
 from fractions import Fraction
@@ -271,3 +272,31 @@ def test_success_by_hand_and_points_match_raw_counts(rows: list[dict], tables: d
         assert (d["n"], d["successes"]) == (n[k], made[k])
         assert d["mean_points"] == pytest.approx(pts[k] / n[k])
     assert tables["success_by_hand"]["n"].sum() == sum(n.values())
+
+
+def test_remaining_tables_match_raw_rows(rows: list[dict], tables: dict) -> None:  # type: ignore[type-arg]
+    # weak-hand score distribution over every dealt hand
+    scores = Counter(s for r in rows for s in r["weak_scores"])
+    got = {d["score"]: d["hands"] for d in tables["weak_scores"].to_dicts()}
+    assert got == dict(scores)
+    # success by hand shape at auction time
+    shape: Counter[tuple[object, ...]] = Counter()
+    for r in rows:
+        if r["outcome"] == "played":
+            key = (int(r["declarer_strength"] // 1), r["declarer_trump_length"],
+                   r["declarer_has_mighty"], r["declarer_has_joker"])
+            shape[key] += 1
+    table = tables["success_by_hand"].to_dicts()
+    assert {(d["strength"], d["declarer_trump_length"], d["declarer_has_mighty"],
+             d["declarer_has_joker"]): d["n"] for d in table} == dict(shape)
+    # payout by position after the dealer
+    by_pos: dict[str, list[float]] = defaultdict(list)
+    for r in rows:
+        if r["outcome"] == "played":
+            for seat, v in enumerate(r["payouts"]):
+                by_pos[str((seat - r["dealer"]) % 5)].append(v)
+    sv = {(d["scope"], d["group"]): d for d in tables["score_variance"].to_dicts()}
+    for pos, values in by_pos.items():
+        d = sv[("per deal, seat after the dealer", pos)]
+        assert d["n"] == len(values) and d["mean"] == pytest.approx(statistics.fmean(values))
+        assert d["median"] == sorted(values)[math.ceil(0.5 * len(values)) - 1]
