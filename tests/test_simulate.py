@@ -324,16 +324,27 @@ def test_russian_rows_keep_their_invariants() -> None:
             assert d["payouts"][d["declarer"]] == -(d["bid"] - base) * factor
 
 
-def test_trick_bid_profiles_take_random_players_only(tmp_path: Path) -> None:
-    code, _, err = _cli("simulate", "--profile", "ucla-5p", "--deals", "10", "--out",
-                        str(tmp_path / "u"))
-    assert code == 2 and "bids in points" in err and not (tmp_path / "u").exists()
-    code, text, _ = _cli("simulate", "--profile", "ucla-4p", "--deals", "200", "--workers",
-                         "1", "--players", "random", "--out", str(tmp_path / "r"))
-    assert code == 0 and "200 deals played" in text
+@pytest.mark.parametrize("players", ["heuristic", "random"])
+def test_trick_bid_profiles_simulate(tmp_path: Path, players: str) -> None:
+    code, text, _ = _cli("simulate", "--profile", "ucla-4p", "--deals", "2000", "--workers",
+                         "1", "--players", players, "--out", str(tmp_path / "r"))
+    assert code == 0 and "2,000 deals played" in text
     df = scan(tmp_path / "r").filter(pl.col("outcome") == "played")
     assert df["bid"].min() >= 3 and df["bid"].max() <= 10
     assert (df["declarer_tricks"] >= df["bid"]).to_list() == df["success"].to_list()
+    # trick scoring is not zero-sum: defenders score nothing, the friend half
+    for row in df.head(200).to_dicts():
+        pays = row["payouts"]
+        decl = pays[row["declarer"]]
+        others = [v for s, v in enumerate(pays) if s not in (row["declarer"], row["friend_seat"])]
+        assert all(v == 0 for v in others)
+        if row["friend_seat"] is not None:
+            assert pays[row["friend_seat"]] == decl / 2
+    if players == "heuristic":  # bids in tricks near what the hand makes
+        assert 0.5 < df["success"].mean() < 0.97
+
+
+def test_two_deck_profiles_are_refused(tmp_path: Path) -> None:
     code, _, err = _cli("simulate", "--profile", "russian-6p", "--deals", "10", "--players",
                         "random", "--out", str(tmp_path / "two"))
     assert code == 2 and "two decks" in err

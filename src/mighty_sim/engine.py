@@ -99,21 +99,17 @@ def check_supported(profile: RuleProfile, players: tuple[PlayerSpec, ...] = ()) 
     """Raise ValueError unless the batch engine is verified for these rules and players.
 
     Verified (against the reference engine deal by deal, and by scripted scenarios):
-    every one-deck profile; the heuristic player bids in points, so trick-bid profiles
-    (ucla) are played by random players only. Two decks need a second card plane.
+    every one-deck profile. Two decks need a second card plane.
 
     >>> from mighty_sim.profile import load_profile
-    >>> check_supported(load_profile("ucla-5p"), parse_players("heuristic", 5))
+    >>> check_supported(load_profile("russian-6p"))
     Traceback (most recent call last):
     ...
-    ValueError: profile ucla-5p: the heuristic player bids in points; use --players random
+    ValueError: profile russian-6p: the batch simulator does not play two decks yet
     """
     if profile.deck_copies != 1:
         raise ValueError(f"profile {profile.name}: the batch simulator does not play two "
                          "decks yet")
-    if profile.bid_unit == "tricks" and any(p.policy == "heuristic" for p in players):
-        raise ValueError(f"profile {profile.name}: the heuristic player bids in points; "
-                         "use --players random")
 
 
 def play_batch(

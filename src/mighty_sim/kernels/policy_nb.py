@@ -8,7 +8,8 @@ the same order, so kernel and reference play identical deals from the same strea
 - **Bidding.** It estimates its hand's strength for each strain: Mighty 2.5, joker 2,
   each trump 1, trump A/K/Q 1/0.7/0.4 more, long trumps 0.5 per card past five, side aces
   1 (NT 1.3), side kings 0.4 (NT 0.5). It will bid up to ``6.5 + strength +
-  aggressiveness`` points in its best strain, making the lowest bid that beats the
+  aggressiveness`` points (in trick-bid profiles, that share of the tricks) in its best
+  strain, making the lowest bid that beats the
   standing one, and shows a weak hand whenever it may.
 - **Exchange.** It keeps Mighty, joker, trumps, aces and guarded kings, discards to void
   short side suits and buries doubtful side points (discards count for its side).
@@ -40,18 +41,22 @@ from .auction_nb import (
     other_contract_count_nb,
 )
 from .params import (
+    BID_TRICKS,
     HUNTER_LEAD_DEMAND,
     MODE_CALLED,
     MODE_FIRST_TRICK,
     MODE_NONE,
+    P_BID_UNIT,
     P_DECK_SIZE,
     P_FRIEND_MODE_0,
     P_FRIEND_MODE_COUNT,
+    P_HAND_SIZE,
     P_HUNTER_RULE,
     P_HUNTER_TRICKS,
     P_JOKER_POWERLESS,
     P_MAX_BID,
     P_MIGHTY_SETS_FROM,
+    P_TOTAL_POINTS,
 )
 from .rng_nb import below_nb, chance_nb
 from .rules_nb import (
@@ -158,8 +163,12 @@ def best_strain_nb(hand: np.uint64, params: np.ndarray) -> tuple[int, float]:
 
 @njit(cache=True)
 def bid_ceiling_nb(strength: float, pp: np.ndarray, params: np.ndarray) -> int:
-    """Highest number the heuristic player will bid."""
-    return min(int(6.5 + strength + pp[0]), params[P_MAX_BID])
+    """Highest number the heuristic player will bid: the points it expects its side to
+    take, or in trick-bid profiles the same share of the tricks."""
+    points = 6.5 + strength + pp[0]
+    if params[P_BID_UNIT] == BID_TRICKS:
+        points = points * params[P_HAND_SIZE] / params[P_TOTAL_POINTS]
+    return min(int(points), params[P_MAX_BID])
 
 
 # -- auction --------------------------------------------------------------------------------
