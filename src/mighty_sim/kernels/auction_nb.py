@@ -145,33 +145,6 @@ def kth_other_contract_nb(
 
 
 @njit(cache=True)
-def higher_contract_count_nb(params: np.ndarray, cur_bid: int, cur_trump: int) -> int:
-    """Contracts ranking above the current one (the raise before the blind, s.3)."""
-    key = bid_key_nb(params, cur_bid, cur_trump)
-    count = 0
-    for bid in range(cur_bid, params[P_MAX_BID] + 1):
-        for trump in range(5):
-            if bid_key_nb(params, bid, trump) > key:
-                count += 1
-    return count
-
-
-@njit(cache=True)
-def kth_higher_contract_nb(
-    params: np.ndarray, cur_bid: int, cur_trump: int, k: int
-) -> tuple[int, int]:
-    """The k-th contract ranking above the current one, in the reference order."""
-    key = bid_key_nb(params, cur_bid, cur_trump)
-    for bid in range(cur_bid, params[P_MAX_BID] + 1):
-        for trump in range(5):
-            if bid_key_nb(params, bid, trump) > key:
-                if k == 0:
-                    return bid, trump
-                k -= 1
-    return cur_bid, cur_trump
-
-
-@njit(cache=True)
 def min_contract_bid_nb(params: np.ndarray, cur_bid: int, cur_trump: int, trump: int) -> int:
     """Smallest bid at which the declarer may switch to ``trump``; -1 if none."""
     for bid in range(cur_bid, params[P_MAX_BID] + 1):

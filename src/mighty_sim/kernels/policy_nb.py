@@ -31,8 +31,6 @@ import numpy as np
 from numba import njit
 
 from .auction_nb import (
-    higher_contract_count_nb,
-    kth_higher_contract_nb,
     kth_legal_bid_nb,
     kth_other_contract_nb,
     legal_bid_count_nb,
@@ -274,12 +272,13 @@ def contract_decide_nb(
 def blind_raise_decide_nb(
     policy: int, st: np.ndarray, bid: int, trump: int, params: np.ndarray
 ) -> tuple[int, int]:
-    """The contract before the blind is seen (rank-gap profiles); the heuristic keeps it."""
+    """The contract before the blind is seen (rank-gap profiles); the heuristic keeps it.
+    The higher contracts are exactly the bids that would beat the current one."""
     if policy == POLICY_RANDOM:
-        higher = higher_contract_count_nb(params, bid, trump)
+        higher = legal_bid_count_nb(params, bid, trump)
         if higher == 0 or chance_nb(st, 1, 2):
             return bid, trump
-        return kth_higher_contract_nb(params, bid, trump, below_nb(st, higher))
+        return kth_legal_bid_nb(params, bid, trump, below_nb(st, higher))
     return bid, trump
 
 
