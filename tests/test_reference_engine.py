@@ -156,7 +156,7 @@ def test_exchange_discards_exactly_three_of_own_cards() -> None:
 )
 def test_trump_change_costs(old: tuple[int, str], new: tuple[int, str], allowed: bool) -> None:
     deal = _won_by_0([], bid=old[0], trump=old[1])
-    deal.exchange(parse_cards("2S 3S 4S") & deal.hands[0] or _three(deal.hands[0]))
+    deal.exchange(_three(deal.hands[0]))
     assert deal.can_contract(*new) is allowed
     if allowed:
         record = deal.contract(*new)
@@ -360,8 +360,10 @@ def test_ledger_rotation_and_totals() -> None:
 def test_deck_for_helper_deals_what_was_asked() -> None:
     deck = deck_for(STANDARD, ["AS KS", "JK"], blind="2C", dealer=2)
     hands, blind = deal_cards(STANDARD, deck, 2)
-    assert hands[0] & parse_cards("AS KS") and hands[1] & parse_cards("JK")
-    assert blind & parse_cards("2C")
+    assert hands[0] & parse_cards("AS KS") == parse_cards("AS KS")
+    assert hands[1] & parse_cards("JK") == parse_cards("JK")
+    assert blind & parse_cards("2C") == parse_cards("2C")
+    assert all(h.bit_count() == 10 for h in hands) and blind.bit_count() == 3
 
 
 # -- rank-gap raises and the ucla rotation (RULES.md s.3) ---------------------------------

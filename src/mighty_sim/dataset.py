@@ -52,12 +52,11 @@ from .kernels.deal_nb import (
     U_BLIND,
     U_DISCARDS,
 )
-from .kernels.params import FRIEND_MODES
+from .kernels.params import FRIEND_KINDS, FRIEND_MODES
 from .profile import TRUMPS
 
 SCHEMA_VERSION = 1
 OUTCOMES = ("played", "all-pass", "weak-redeal")
-FRIEND_KINDS = ("friend", "open-solo", "secret-solo")
 CARD_NAMES = pa.array([card_name(b) for b in range(53)])
 
 

@@ -22,15 +22,13 @@ import numpy as np
 from .cards import FULL_DECK, SUITS
 from .counts import Counts
 from .kernels import rules_nb
-from .kernels.params import compile_profile
+from .kernels.params import FRIEND_KINDS, compile_profile
 from .profile import TRUMPS, RuleProfile, load_profile
 from .reference.game import play_deal
 from .reference.players import RandomPlayer
 from .reference.records import DealRecord, PlayView
 from .reference.rules import point_count, weak_hand_score
 from .rng import DealStream
-
-FRIEND_KINDS = ("friend", "open-solo", "secret-solo")
 
 
 @dataclass

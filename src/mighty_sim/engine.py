@@ -86,7 +86,9 @@ class Batch:
         return int(self.ri.shape[0])
 
 
-def _policy_arrays(players: tuple[PlayerSpec, ...]) -> tuple[np.ndarray, np.ndarray]:
+def policy_arrays(players: tuple[PlayerSpec, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Kernel inputs for the seats' players: policy codes (MAX_PLAYERS,) int64 and
+    parameters (MAX_PLAYERS, N_POLICY_PARAMS) float64."""
     policies = np.zeros(MAX_PLAYERS, np.int64)
     pp = np.zeros((MAX_PLAYERS, N_POLICY_PARAMS), np.float64)
     for s, spec in enumerate(players):
@@ -130,7 +132,7 @@ def play_batch(
         raise ValueError("games, game_start must be >= 0 and ledger >= 1")
     params = compile_profile(profile)
     deck_cards = np.array(cards_of(profile.deck_mask), np.int64)
-    policies, pp = _policy_arrays(players)
+    policies, pp = policy_arrays(players)
     parts: list[Batch] = []
     done = 0
     while done < games or not parts:

@@ -22,12 +22,11 @@ import numpy as np
 
 from .analysis import wilson_interval
 from .cards import format_cards
-from .engine import PlayerSpec, check_supported, parse_players
+from .engine import PlayerSpec, check_supported, parse_players, policy_arrays
 from .kernels import rules_nb
-from .kernels.deal_nb import MAX_PLAYERS, N_F, N_R, N_U, R_FRIEND_KIND, R_POINTS
+from .kernels.deal_nb import N_F, N_R, N_U, R_FRIEND_KIND, R_POINTS
 from .kernels.odds_nb import odds_nb
 from .kernels.params import compile_profile
-from .kernels.policy_nb import N_POLICY_PARAMS, POLICY_NAMES
 from .profile import TRUMPS, RuleProfile
 from .reference.rules import cards_of
 
@@ -53,11 +52,7 @@ def hand_odds(
     check_supported(profile, specs)
     params = compile_profile(profile)
     deck_cards = np.array(cards_of(profile.deck_mask), np.int64)
-    policies = np.zeros(MAX_PLAYERS, np.int64)
-    pp = np.zeros((MAX_PLAYERS, N_POLICY_PARAMS), np.float64)
-    for s, spec in enumerate(specs):
-        policies[s] = POLICY_NAMES.index(spec.policy)
-        pp[s, 0] = spec.aggressiveness
+    policies, pp = policy_arrays(specs)
     out: list[dict[str, object]] = []
     bids = np.arange(profile.min_bid, profile.max_bid + 1)
     for t, trump in enumerate(TRUMPS):

@@ -26,10 +26,8 @@ import numpy as np
 
 from .cards import JOKER_BIT, N_CARD_KINDS, card_name, parse_suit, to_mask
 from .kernels import rules_nb
-from .kernels.params import compile_profile
+from .kernels.params import FRIEND_KINDS, compile_profile
 from .profile import TRUMPS, RuleProfile, load_profile
-
-FRIEND_KINDS = ("friend", "open-solo", "secret-solo")
 
 
 @dataclass(frozen=True)

@@ -91,6 +91,8 @@ MODE_CALLED, MODE_FIRST_TRICK, MODE_NONE = 0, 1, 2
 DEALER_FRIEND, DEALER_CLOCKWISE, DEALER_FRIEND_FIRST_DEALT = 0, 1, 2
 FIRST_BIDDER_DEALER_THEN_DECLARER, FIRST_BIDDER_LEFT_OF_DEALER, FIRST_BIDDER_FIRST_DEALT = 0, 1, 2
 FRIEND_MODES = ("called", "first-trick", "none")
+FRIEND_KINDS = ("friend", "open-solo", "secret-solo")
+"""Settlement kinds by their FRIEND_KIND_* code."""
 
 
 def _bit(card: str) -> int:
