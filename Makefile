@@ -32,6 +32,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_simulate.py
 	$(PY) benchmarks/bench_analyze.py --dataset out/bench-analyze
 	$(PY) benchmarks/bench_dask.py
+	$(PY) benchmarks/bench_pimc.py
 
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache

@@ -52,7 +52,8 @@ def test_same_seed_same_odds_and_known_blind_changes_them() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [(["--hand", "AS KS"], "exactly 10"), (["--hand", STRONG, "--blind", "AS 2D 3D"], "blind"),
-     (["--hand", STRONG, "--players", "pimc"], "pimc"), (["--hand", "ZZ"], "not a card")],
+     (["--hand", STRONG, "--players", "pimc:worlds=-1"], "worlds"),
+     (["--hand", "ZZ"], "not a card")],
 )
 def test_odds_cli_rejects_bad_input(args: list[str], message: str) -> None:
     r = CliRunner().invoke(main, ["odds", *args])
@@ -67,6 +68,20 @@ def test_odds_cli_json() -> None:
     keys = {"trump", "bid", "p_success", "ci_low", "ci_high", "expected_score"}
     assert len(data["contracts"]) == 40 and all(keys <= set(c) for c in data["contracts"])
     assert data["best"]["expected_score"] == max(c["expected_score"] for c in data["contracts"])
+
+
+def test_odds_with_a_pimc_declarer() -> None:
+    """PIMC plays the hand: the strong hand still makes, the junk hand still fails."""
+    pimc = "pimc:worlds=4,heuristic,heuristic,heuristic,heuristic"
+    r = CliRunner().invoke(main, ["odds", "--hand", STRONG, "--samples", "150", "--players",
+                                  "pimc:worlds=4", "--format", "json"])
+    assert r.exit_code == 0, r.stderr
+    strong = {(c["trump"], c["bid"]): c for c in json.loads(r.stdout)["contracts"]}
+    assert strong["H", 13]["p_success"] > 0.9
+    from mighty_sim.engine import parse_players
+
+    junk = hand_odds(STANDARD, parse_cards(JUNK), samples=150, players=parse_players(pimc, 5))
+    assert max(r["p_success"] for r in junk if r["bid"] == 13) < 0.4
 
 
 # -- duplicate duels ----------------------------------------------------------------------

@@ -41,6 +41,11 @@ from .kernels.deal_nb import (
     R_TRUMP,
     R_TRUMP_CHANGED,
     R_TRUMP_LENGTH,
+    U_BLIND,
+    U_DISCARDS,
+)
+from .kernels.params import FRIEND_KINDS, FRIEND_MODES
+from .kernels.play_nb import (
     T_CARDS,
     T_DEMAND,
     T_JOKER_SUIT,
@@ -49,10 +54,7 @@ from .kernels.deal_nb import (
     T_POINTS,
     T_ROW,
     T_WINNER,
-    U_BLIND,
-    U_DISCARDS,
 )
-from .kernels.params import FRIEND_KINDS, FRIEND_MODES
 from .profile import TRUMPS
 
 SCHEMA_VERSION = 1

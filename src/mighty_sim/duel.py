@@ -4,7 +4,9 @@ Every game is played twice for every seat s: once with player A in seat s and on
 player B in seat s, the other seats held by the same field (``--field``, heuristic by
 default), from the same seed, so both meet the same cards and the same opponents. The
 score is A's payout minus B's payout in that seat, averaged over seats per game; the
-mean over games is reported with a 95% interval.
+mean over games is reported with a 95% interval, and the same for the games where the
+seat declared with either player (A and B bid alike when they differ only in play, as
+``pimc`` and ``heuristic`` do).
 
 >>> from mighty_sim.profile import load_profile
 >>> r = duel(load_profile("standard"), "heuristic", "random", deals=400, seed=1)
@@ -19,53 +21,56 @@ import math
 import numpy as np
 
 from .analysis import Z95
-from .engine import PlayerSpec, play_batch
-from .kernels.deal_nb import R_GAME, R_OUTCOME
-from .kernels.policy_nb import POLICY_NAMES
+from .engine import PlayerSpec, parse_player, play_batch
+from .kernels.deal_nb import R_DECLARER, R_GAME, R_OUTCOME
 from .profile import RuleProfile
 
 
-def parse_player(text: str) -> PlayerSpec:
-    """A player from ``policy`` or ``policy:aggressiveness``, e.g. ``heuristic:1.5``.
-
-    >>> parse_player("heuristic:1.5")
-    PlayerSpec(policy='heuristic', aggressiveness=1.5)
-    """
-    name, _, aggr = text.strip().partition(":")
-    if name not in POLICY_NAMES:
-        raise ValueError(f"player: unknown policy {name!r} ({', '.join(POLICY_NAMES)})")
-    try:
-        return PlayerSpec(name, float(aggr) if aggr else 0.0)
-    except ValueError:
-        raise ValueError(f"player: aggressiveness must be a number, got {aggr!r}") from None
-
-
 def _seat_payouts(profile: RuleProfile, lineup: tuple[PlayerSpec, ...], seat: int, deals: int,
-                  seed: int) -> np.ndarray:
+                  seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The seat's payout in each game, and whether it declared."""
     batch = play_batch(profile, seed=seed, game_start=0, games=deals, players=lineup)
     played = batch.ri[:, R_OUTCOME] == 0
-    out = np.zeros(deals, np.float64)
-    out[batch.ri[played, R_GAME]] = batch.rf[played, seat]
-    return out
+    games = batch.ri[played, R_GAME]
+    pay = np.zeros(deals, np.float64)
+    declared = np.zeros(deals, np.bool_)
+    pay[games] = batch.rf[played, seat]
+    declared[games] = batch.ri[played, R_DECLARER] == seat
+    return pay, declared
+
+
+def _interval(diff: np.ndarray) -> dict[str, float | int]:
+    n = int(diff.size)
+    mean = float(diff.mean()) if n else float("nan")
+    half = Z95 * float(diff.std(ddof=1)) / math.sqrt(n) if n > 1 else float("nan")
+    return {"n": n, "mean_difference": mean, "ci_low": mean - half, "ci_high": mean + half}
 
 
 def duel(
     profile: RuleProfile, a: str, b: str, *, deals: int, seed: int = 0,
     field: str = "heuristic",
 ) -> dict[str, object]:
-    """Duplicate match of A against B over ``deals`` games of one deal."""
+    """Duplicate match of A against B over ``deals`` games of one deal.
+
+    Besides the overall figures, ``declarer`` compares the two where the seat declared in
+    both lineups (each such seat and game a sample): how much better A plays a contract.
+    """
     if deals < 2:
         raise ValueError("deals: a duel needs at least 2 deals")
     pa, pb, pf = parse_player(a), parse_player(b), parse_player(field)
     n = profile.players
     diff = np.zeros(deals, np.float64)
+    as_declarer: list[np.ndarray] = []
     for seat in range(n):
         line_a = tuple(pa if s == seat else pf for s in range(n))
         line_b = tuple(pb if s == seat else pf for s in range(n))
-        diff += (_seat_payouts(profile, line_a, seat, deals, seed)
-                 - _seat_payouts(profile, line_b, seat, deals, seed))
+        pay_a, decl_a = _seat_payouts(profile, line_a, seat, deals, seed)
+        pay_b, decl_b = _seat_payouts(profile, line_b, seat, deals, seed)
+        diff += pay_a - pay_b
+        both = decl_a & decl_b
+        as_declarer.append(pay_a[both] - pay_b[both])
     diff /= n
-    mean = float(diff.mean())
-    half = Z95 * float(diff.std(ddof=1)) / math.sqrt(deals)
+    overall = _interval(diff)
     return {"a": a, "b": b, "field": field, "deals": deals, "seed": seed,
-            "mean_difference": mean, "ci_low": mean - half, "ci_high": mean + half}
+            "mean_difference": overall["mean_difference"], "ci_low": overall["ci_low"],
+            "ci_high": overall["ci_high"], "declarer": _interval(np.concatenate(as_declarer))}

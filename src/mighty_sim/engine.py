@@ -13,6 +13,7 @@ NumPy columns that :mod:`mighty_sim.dataset` turns into Arrow tables.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,50 +23,105 @@ from .kernels.deal_nb import (
     MAX_PLAYERS,
     N_F,
     N_R,
-    N_T,
     N_U,
     R_OUTCOME,
     play_games_nb,
 )
 from .kernels.params import compile_profile
+from .kernels.pimc_nb import DEFAULT_WORLDS, PP_NOISE, PP_ROLLOUTS, PP_WORLDS
+from .kernels.play_nb import N_T
 from .kernels.policy_nb import N_POLICY_PARAMS, POLICY_NAMES
 from .profile import RuleProfile
 from .reference.rules import cards_of
 
-__all__ = ["Batch", "PlayerSpec", "R_OUTCOME", "parse_players", "play_batch"]
+__all__ = ["Batch", "PlayerSpec", "R_OUTCOME", "parse_player", "parse_players", "play_batch"]
 
 
 @dataclass(frozen=True)
 class PlayerSpec:
-    """A seat's policy and its parameters."""
+    """A seat's policy and its parameters (``worlds``, ``rollouts``, ``noise``: PIMC's)."""
 
     policy: str = "heuristic"
     aggressiveness: float = 0.0
+    worlds: int = DEFAULT_WORLDS
+    rollouts: int = 1
+    noise: float = 0.0
 
     def to_dict(self) -> dict[str, object]:
         """Plain data, for a run's recorded configuration."""
-        return {"policy": self.policy, "aggressiveness": self.aggressiveness}
+        out: dict[str, object] = {"policy": self.policy, "aggressiveness": self.aggressiveness}
+        if self.policy == "pimc":
+            out.update(worlds=self.worlds, rollouts=self.rollouts, noise=self.noise)
+        return out
+
+
+_PIMC_KEYS: dict[str, tuple[Callable[[str], float], float, float]] = {
+    "worlds": (int, 1, 10_000), "rollouts": (int, 1, 100), "noise": (float, 0.0, 1.0)}
+
+
+def parse_player(text: str) -> PlayerSpec:
+    """A player from ``policy[:option...]``: an option is a number (the aggressiveness,
+    points added to the bid ceiling) or ``aggr=``, and for ``pimc`` also ``worlds=``,
+    ``rollouts=``, ``noise=``.
+
+    >>> parse_player("heuristic:1.5")
+    PlayerSpec(policy='heuristic', aggressiveness=1.5, worlds=20, rollouts=1, noise=0.0)
+    >>> parse_player("pimc:worlds=40").worlds
+    40
+    >>> parse_player("random:worlds=4")
+    Traceback (most recent call last):
+    ...
+    ValueError: player 'random:worlds=4': worlds= is an option of pimc only
+    """
+    name, *opts = [part.strip() for part in text.strip().split(":")]
+    if name not in POLICY_NAMES:
+        raise ValueError(f"players: unknown policy {name!r} ({', '.join(POLICY_NAMES)})")
+    values: dict[str, float | int] = {}
+    for opt in opts:
+        key, eq, raw = opt.partition("=")
+        if not eq:
+            key, raw = "aggr", opt
+        key = key.strip()
+        kind: Callable[[str], float]
+        if key == "aggr":
+            kind, low, high = float, -20.0, 20.0
+        elif key in _PIMC_KEYS:
+            if name != "pimc":
+                raise ValueError(f"player {text!r}: {key}= is an option of pimc only")
+            kind, low, high = _PIMC_KEYS[key]
+        else:
+            raise ValueError(f"player {text!r}: unknown option {key!r} "
+                             f"(aggr, {', '.join(_PIMC_KEYS)})")
+        try:
+            value = kind(raw)
+        except ValueError:
+            what = "aggressiveness" if key == "aggr" else key
+            raise ValueError(f"player {text!r}: {what} must be a number, got {raw!r}") from None
+        if not low <= value <= high:
+            raise ValueError(f"player {text!r}: {key} must be in {low}..{high}")
+        values[key] = value
+    return PlayerSpec(name, float(values.get("aggr", 0.0)),
+                      int(values.get("worlds", DEFAULT_WORLDS)), int(values.get("rollouts", 1)),
+                      float(values.get("noise", 0.0)))
 
 
 def parse_players(text: str, players: int) -> tuple[PlayerSpec, ...]:
-    """Seats' policies from ``heuristic``, ``random`` or a comma list, one per seat.
+    """Seats' players from one player for every seat or a comma list, one per seat
+    (each as :func:`parse_player` reads it).
 
-    >>> [p.policy for p in parse_players("random,heuristic,random,random,random", 5)]
-    ['random', 'heuristic', 'random', 'random', 'random']
+    >>> [p.policy for p in parse_players("random,heuristic,random,pimc,random", 5)]
+    ['random', 'heuristic', 'random', 'pimc', 'random']
     >>> parse_players("genius", 5)
     Traceback (most recent call last):
     ...
-    ValueError: players: unknown policy 'genius' (random, heuristic)
+    ValueError: players: unknown policy 'genius' (random, heuristic, pimc)
     """
     names = [t.strip() for t in text.split(",")]
     if len(names) == 1:
         names = names * players
     if len(names) != players:
         raise ValueError(f"players: need 1 or {players} policies, got {len(names)}")
-    for name in names:
-        if name not in POLICY_NAMES:
-            raise ValueError(f"players: unknown policy {name!r} ({', '.join(POLICY_NAMES)})")
-    return tuple(PlayerSpec(name) for name in names)
+    return tuple(parse_player(name) for name in names)
 
 
 @dataclass
@@ -94,6 +150,9 @@ def policy_arrays(players: tuple[PlayerSpec, ...]) -> tuple[np.ndarray, np.ndarr
     for s, spec in enumerate(players):
         policies[s] = POLICY_NAMES.index(spec.policy)
         pp[s, 0] = spec.aggressiveness
+        pp[s, PP_WORLDS] = spec.worlds
+        pp[s, PP_ROLLOUTS] = spec.rollouts
+        pp[s, PP_NOISE] = spec.noise
     return policies, pp
 
 

@@ -17,24 +17,16 @@ import numpy as np
 from numba import njit
 
 from .auction_nb import beats_nb
+from .borrow_nb import borrow
 from .params import (
     DEALER_CLOCKWISE,
     DEALER_FRIEND_FIRST_DEALT,
     FIRST_BIDDER_DEALER_THEN_DECLARER,
-    FRIEND_KIND_FRIEND,
-    FRIEND_KIND_OPEN_SOLO,
-    FRIEND_KIND_SECRET_SOLO,
-    HUNTER_LEAD_DEMAND,
-    MODE_CALLED,
-    MODE_FIRST_TRICK,
-    P_BID_UNIT,
     P_BLIND_SIZE,
     P_DEALER_RULE,
     P_DECK_SIZE,
     P_FIRST_BIDDER_RULE,
     P_HAND_SIZE,
-    P_HUNTER_RULE,
-    P_HUNTER_TRICKS,
     P_MAX_BID,
     P_NT_LEAD_REQUEST,
     P_PACKET_0,
@@ -42,15 +34,29 @@ from .params import (
     P_PASSES_PERMANENT,
     P_PLAYERS,
     P_RAISE_RULE,
-    P_TOTAL_POINTS,
     P_WEAK_WHEN,
     RAISE_RANK_GAP,
     WEAK_FIRST_TURN,
     WEAK_NEVER,
 )
+from .pimc_nb import pimc_decide_nb
+from .play_nb import (
+    N_H,
+    N_S,
+    S_FRIEND,
+    S_KIND,
+    S_TRICK_NO,
+    apply_play_nb,
+    legal_now_nb,
+    play_until_nb,
+    result_nb,
+    start_play_nb,
+    to_play_nb,
+)
 from .policy_nb import (
     PASS,
-    POLICY_HEURISTIC,
+    POLICY_PIMC,
+    POLICY_RANDOM,
     WEAK,
     auction_decide_nb,
     best_strain_nb,
@@ -59,7 +65,6 @@ from .policy_nb import (
     exchange_decide_nb,
     friend_decide_nb,
     has_nb,
-    play_decide_nb,
     strength_nb,
 )
 from .rng_nb import attempt_index_nb, below_nb, dealer_index_nb, seed_stream_nb
@@ -67,15 +72,10 @@ from .rules_nb import (
     JOKER_BIT,
     NO_TRUMP,
     bit_nb,
-    hunter_of_nb,
-    in_tricks_nb,
-    legal_plays_nb,
     mighty_of_nb,
     points_nb,
     popcount_nb,
-    settle_nb,
     suit_mask_nb,
-    trick_winner_nb,
     weak_qualifies_nb,
     weak_score_q_nb,
 )
@@ -93,8 +93,6 @@ OUTCOME_PLAYED, OUTCOME_ALL_PASS, OUTCOME_WEAK = 0, 1, 2
 ) = range(27)
 U_BLIND, U_DISCARDS, N_U = MAX_PLAYERS, MAX_PLAYERS + 1, MAX_PLAYERS + 2
 F_STRENGTH, N_F = MAX_PLAYERS, MAX_PLAYERS + 1
-T_ROW, T_NO, T_LEADER, T_WINNER, T_POINTS, T_JOKER_SUIT, T_DEMAND, T_CARDS = range(8)
-N_T = T_CARDS + MAX_PLAYERS
 
 
 @njit(cache=True)
@@ -115,7 +113,7 @@ def play_attempt_nb(
 ) -> int:
     """Play one dealt attempt from stream ``st`` into row ``row``; returns the number of
     trick rows used after it. ``scratch_*`` are work arrays reused across attempts:
-    int64 (4, >= deck size), uint64 (MAX_PLAYERS,), bool (2, MAX_PLAYERS)."""
+    int64 (4, >= max(deck size, N_S)), uint64 (2, N_H), bool (2, MAX_PLAYERS)."""
     n = params[P_PLAYERS]
     deck_size = params[P_DECK_SIZE]
     # -- shuffle (Fisher-Yates, as DealStream.shuffled) and deal in packets (s.2.1) --------
@@ -124,7 +122,7 @@ def play_attempt_nb(
     for i in range(deck_size - 1, 0, -1):
         j = below_nb(st, i + 1)
         deck[i], deck[j] = deck[j], deck[i]
-    hands = scratch_u
+    hands = scratch_u[0]
     hands[:] = 0
     pos = 0
     for p in range(params[P_PACKET_COUNT]):  # clockwise from the dealer's left
@@ -157,7 +155,7 @@ def play_attempt_nb(
     for s in range(n):
         passed[s] = False
         had_turn[s] = False
-        if policies[s] == POLICY_HEURISTIC:
+        if policies[s] != POLICY_RANDOM:
             pref_trump[s], pref_strength[s] = best_strain_nb(hands[s], params)
     high_n, high_t, high_seat = 0, 0, -1
     passes_in_row = 0
@@ -221,7 +219,8 @@ def play_attempt_nb(
     if params[P_RAISE_RULE] == RAISE_RANK_GAP:  # a raise before the blind is seen (s.3)
         bid, trump = blind_raise_decide_nb(policies[declarer], st, bid, trump, params)
     return play_contract_nb(st, params, deck_cards, hands, blind, declarer, bid, trump, False,
-                            policies, pp, row, ri, ru, rf, record_tricks, ti, t_used, scratch_i)
+                            policies, pp, row, ri, ru, rf, record_tricks, ti, t_used, scratch_i,
+                            scratch_u)
 
 
 @njit(cache=True)
@@ -230,6 +229,7 @@ def play_contract_nb(
     blind: np.uint64, declarer: int, bid: int, trump: int, fixed: bool, policies: np.ndarray,
     pp: np.ndarray, row: int, ri: np.ndarray, ru: np.ndarray, rf: np.ndarray,
     record_tricks: bool, ti: np.ndarray, t_used: int, scratch_i: np.ndarray,
+    scratch_u: np.ndarray,
 ) -> int:
     """From the auction's end to the settlement: exchange, contract (kept as it is when
     ``fixed``), friend call, tricks, payouts, written into row ``row``. ``hands`` are the
@@ -250,110 +250,38 @@ def play_contract_nb(
     request_ok = params[P_NT_LEAD_REQUEST] == 1 and bid == params[P_MAX_BID] and trump == NO_TRUMP
     mode, called, request = friend_decide_nb(policies[declarer], st, hands[declarer], discards,
                                              bid, trump, deck_cards, request_ok, params)
-    friend = -1
-    kind = FRIEND_KIND_OPEN_SOLO
-    if mode == MODE_CALLED:
-        kind = FRIEND_KIND_SECRET_SOLO
-        for s in range(n):
-            if s != declarer and has_nb(hands[s], called):
-                friend, kind = s, FRIEND_KIND_FRIEND
-    elif mode == MODE_FIRST_TRICK:
-        kind = FRIEND_KIND_SECRET_SOLO
-    # -- play (s.2.4) ----------------------------------------------------------------------
-    captured = scratch_i[1]
-    won = scratch_i[2]
-    trick = scratch_i[3]
-    captured[:] = 0
-    won[:] = 0
-    trick[:] = -1
-    seen = np.uint64(0)
-    leader = declarer
-    revealed = False
-    friend_has_led = False
-    hunter = hunter_of_nb(params, trump)
-    for trick_no in range(1, hand_size + 1):
-        joker_suit = -1
-        demanded = False
-        for k in range(n):
-            seat = (leader + k) % n
-            lead_req = -1
-            if k == 0 and seat == friend and request >= 0 and not friend_has_led:
-                lead_req = request
-            legal = legal_plays_nb(hands[seat], trick, k, trump, trick_no, joker_suit, demanded,
-                                   lead_req, params)
-            demand_card = -1
-            if (k == 0 and params[P_HUNTER_RULE] == HUNTER_LEAD_DEMAND and hunter >= 0
-                    and in_tricks_nb(params[P_HUNTER_TRICKS], trick_no)
-                    and not has_nb(hands[seat], JOKER_BIT)):
-                demand_card = hunter
-            partners = 0
-            if seat == declarer:
-                if friend >= 0 and revealed:
-                    partners = 1 << friend
-            elif seat == friend:
-                partners = 1 << declarer
-            elif revealed or kind != FRIEND_KIND_FRIEND:
-                for s in range(n):
-                    if s != declarer and s != friend:
-                        partners |= 1 << s
-            card, suit, demand = play_decide_nb(
-                policies[seat], st, seat, hands[seat], legal, trick, k, leader, trump,
-                trick_no, joker_suit, demanded, demand_card, partners,
-                seat == declarer or seat == friend, seen, n, params)
-            if k == 0:
-                joker_suit = suit
-                demanded = demand
-                if seat == friend:
-                    friend_has_led = True
-            hands[seat] &= ~bit_nb(card)
-            trick[k] = card
-            if mode == MODE_CALLED and card == called and seat == friend:
-                revealed = True
-        idx = trick_winner_nb(trick, n, trump, trick_no, joker_suit, demanded, params)
-        winner = (leader + idx) % n
-        pts = 0
-        for k in range(n):
-            seen |= bit_nb(trick[k])
-            if trick[k] != JOKER_BIT and trick[k] % 13 >= 8:
-                pts += 1
-        captured[winner] += pts
-        won[winner] += 1
-        if record_tricks:
-            ti[t_used, T_ROW] = row
-            ti[t_used, T_NO] = trick_no
-            ti[t_used, T_LEADER] = leader
-            ti[t_used, T_WINNER] = winner
-            ti[t_used, T_POINTS] = pts
-            ti[t_used, T_JOKER_SUIT] = joker_suit
-            ti[t_used, T_DEMAND] = 1 if demanded else 0
-            for k in range(MAX_PLAYERS):
-                ti[t_used, T_CARDS + k] = trick[k] if k < n else -1
-            t_used += 1
-        if trick_no == 1 and mode == MODE_FIRST_TRICK:
-            if winner != declarer:
-                friend, kind = winner, FRIEND_KIND_FRIEND
-            revealed = True
-        for k in range(n):
-            trick[k] = -1
-        leader = winner
-    # -- settlement (s.2.5) ----------------------------------------------------------------
-    defenders_points = 0
-    tricks = 0
-    for s in range(n):
-        if s != declarer and s != friend:
-            defenders_points += captured[s]
+    # -- play (s.2.4) and settlement (s.2.5) -----------------------------------------------
+    s = scratch_i[1]
+    tr = scratch_i[2]
+    h = scratch_u[1]
+    deck = np.uint64(0)
+    for c in deck_cards:
+        deck |= bit_nb(c)
+    track = False
+    for p in range(n):
+        if policies[p] == POLICY_PIMC:
+            track = True
+    start_play_nb(s, h, tr, params, hands, discards, deck, declarer, bid, trump, changed, mode,
+                  called, request, track)
+    while True:
+        t_used = play_until_nb(st, s, h, tr, policies, params, 0.0, record_tricks, ti, t_used,
+                               row)
+        if s[S_TRICK_NO] > hand_size:
+            break
+        seat = to_play_nb(s)  # a PIMC seat
+        legal = legal_now_nb(s, h, tr, seat, params)
+        card, suit, demand = pimc_decide_nb(pp[seat], st, s, h, tr, seat, legal, params)
+        t_used = apply_play_nb(s, h, tr, seat, card, suit, demand, params, record_tricks, ti,
+                               t_used, row)
+    d, f, x, points, tricks, success = result_nb(s, params)
+    friend, kind = s[S_FRIEND], s[S_KIND]
+    for p in range(n):
+        if p == declarer:
+            rf[row, p] = d
+        elif p == friend:
+            rf[row, p] = f
         else:
-            tricks += won[s]
-    points = params[P_TOTAL_POINTS] - defenders_points
-    taken = points if params[P_BID_UNIT] == 0 else tricks
-    d, f, x = settle_nb(params, bid, trump, taken, kind, changed)
-    for s in range(n):
-        if s == declarer:
-            rf[row, s] = d
-        elif s == friend:
-            rf[row, s] = f
-        else:
-            rf[row, s] = x
+            rf[row, p] = x
     ri[row, R_OUTCOME] = OUTCOME_PLAYED
     ri[row, R_DECLARER] = declarer
     ri[row, R_BID] = bid
@@ -365,7 +293,7 @@ def play_contract_nb(
     ri[row, R_FRIEND_KIND] = kind
     ri[row, R_POINTS] = points
     ri[row, R_TRICKS] = tricks
-    ri[row, R_SUCCESS] = 1 if taken >= bid else 0
+    ri[row, R_SUCCESS] = 1 if success else 0
     ri[row, R_LEAD_REQUEST] = request
     ru[row, U_DISCARDS] = discards
     return t_used
@@ -383,13 +311,35 @@ def play_games_nb(
     Writes one row per attempt; stops before a game that might not fit in the buffers.
     Returns (games played, rows written, trick rows written).
     """
+    st = np.zeros(1, np.uint64)
+    scratch_i = np.zeros((4, max(params[P_DECK_SIZE], N_S)), np.int64)
+    scratch_u = np.zeros((2, N_H), np.uint64)
+    scratch_b = np.zeros((2, MAX_PLAYERS), np.bool_)
+    # the arrays stay alive in this frame while the callee uses borrowed views of them
+    return _play_games_nb(seed, game_start, n_games, ledger, policies, pp, params, deck_cards,
+                          record_tricks, ri, ru, rf, rw, rh, ti, st, scratch_i, scratch_u,
+                          scratch_b)
+
+
+@njit(cache=True)
+def _play_games_nb(
+    seed: np.uint64, game_start: int, n_games: int, ledger: int, policies: np.ndarray,
+    pp: np.ndarray, params: np.ndarray, deck_cards: np.ndarray, record_tricks: bool,
+    ri: np.ndarray, ru: np.ndarray, rf: np.ndarray, rw: np.ndarray, rh: np.ndarray,
+    ti: np.ndarray, st: np.ndarray, scratch_i: np.ndarray, scratch_u: np.ndarray,
+    scratch_b: np.ndarray,
+) -> tuple[int, int, int]:
+    # borrowed views: no reference counting in the calls below (see borrow_nb); every
+    # array here is an argument, owned by the caller for the whole call
+    st, scratch_i, scratch_u, scratch_b = borrow(st), borrow(scratch_i), borrow(scratch_u), \
+        borrow(scratch_b)
+    policies, pp, params, deck_cards = borrow(policies), borrow(pp), borrow(params), \
+        borrow(deck_cards)
+    ri, ru, rf, rw, rh, ti = borrow(ri), borrow(ru), borrow(rf), borrow(rw), borrow(rh), \
+        borrow(ti)
     n = params[P_PLAYERS]
     cap = ri.shape[0]
     tcap = ti.shape[0]
-    st = np.zeros(1, np.uint64)
-    scratch_i = np.zeros((4, max(params[P_DECK_SIZE], MAX_PLAYERS)), np.int64)
-    scratch_u = np.zeros(MAX_PLAYERS, np.uint64)
-    scratch_b = np.zeros((2, MAX_PLAYERS), np.bool_)
     row = 0
     t_used = 0
     for g in range(n_games):

@@ -11,8 +11,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .deal_nb import MAX_PLAYERS, play_contract_nb
+from .deal_nb import play_contract_nb
 from .params import P_BLIND_SIZE, P_HAND_SIZE, P_MIN_BID, P_PLAYERS
+from .play_nb import N_H, N_S, N_T
 from .rng_nb import below_nb, seed_stream_nb
 from .rules_nb import bit_nb
 
@@ -38,10 +39,11 @@ def odds_nb(
             rest[m] = c
             m += 1
     deck = np.empty(m, np.int64)
-    hands = np.zeros(MAX_PLAYERS, np.uint64)
+    scratch_u = np.zeros((2, N_H), np.uint64)
+    hands = scratch_u[0]
     st = np.zeros(1, np.uint64)
-    scratch_i = np.zeros((4, max(deck_cards.shape[0], MAX_PLAYERS)), np.int64)
-    ti = np.zeros((1, 16), np.int64)
+    scratch_i = np.zeros((4, max(deck_cards.shape[0], N_S)), np.int64)
+    ti = np.zeros((1, N_T), np.int64)
     for k in range(samples):
         seed_stream_nb(st, seed, np.uint64(k))
         deck[:] = rest[:m]
@@ -63,4 +65,5 @@ def odds_nb(
         for s in range(n):
             ru[k, s] = hands[s]
         play_contract_nb(st, params, deck_cards, hands, blind, 0, params[P_MIN_BID], trump,
-                         True, policies, pp, k, ri, ru, rf, False, ti, 0, scratch_i)
+                         True, policies, pp, k, ri, ru, rf, False, ti, 0, scratch_i,
+                         scratch_u)

@@ -72,7 +72,8 @@ from .rules_nb import (
 
 POLICY_RANDOM = 0
 POLICY_HEURISTIC = 1
-POLICY_NAMES = ("random", "heuristic")
+POLICY_PIMC = 2  # plays by pimc_nb; bids, exchanges and calls as the heuristic
+POLICY_NAMES = ("random", "heuristic", "pimc")
 N_POLICY_PARAMS = 4
 WEAK = -2
 PASS = -1

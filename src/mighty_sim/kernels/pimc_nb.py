@@ -1,0 +1,295 @@
+"""The PIMC player (perfect-information Monte Carlo) as a kernel.
+
+At each card it plays, a PIMC seat:
+
+1. samples ``worlds`` deals of the cards it has not seen, consistent with everything it
+   knows: its own hand, the cards played, each seat's hand size, the cards each seat has
+   shown it cannot hold (``H_CANT``, inferred from every play by :func:`play_nb.infer_nb`:
+   suits not followed, a joker demand not answered...), the declarer's discards when it
+   is the declarer (the other seats put the discards in a hidden pile of their size), and
+   a revealed friend; in a world where the friend is still hidden, the friend is whoever
+   holds the called card there;
+2. plays every legal move (a card; for a led joker with power each suit named; for a led
+   hunter the demand or not) in every world and finishes the deal with ``heuristic``
+   players for all seats, ``rollouts`` times (rollouts after the first let each player
+   play a random legal card with probability ``noise``);
+3. chooses the move with the highest mean payout for itself, side points breaking ties.
+
+Sampling deals the unseen cards in a random order, each to a random seat with room that
+may hold it (weighted by room); when no seat with room may hold a card, an augmenting
+path moves cards between holders (a breadth-first search), so a world is always found
+when one exists. The auction, exchange and friend call of a PIMC seat are the
+heuristic's.
+
+Policy parameters (``pp`` row): ``[PP_WORLDS]`` worlds, ``[PP_ROLLOUTS]`` rollouts a
+world and move, ``[PP_NOISE]`` the rollout players' random-card probability.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .params import (
+    FRIEND_KIND_FRIEND,
+    FRIEND_KIND_SECRET_SOLO,
+    MODE_CALLED,
+    P_JOKER_POWERLESS,
+    P_MIN_BID,
+)
+from .play_nb import (
+    H_CANT,
+    H_DECK,
+    H_DISCARDS,
+    H_SEEN,
+    MAX_PLAYERS,
+    N_H,
+    N_S,
+    N_T,
+    S_CALLED,
+    S_DECLARER,
+    S_FRIEND,
+    S_K,
+    S_KIND,
+    S_MODE,
+    S_N,
+    S_REVEALED,
+    S_TRACK,
+    S_TRICK_NO,
+    apply_play_nb,
+    demand_card_nb,
+    payout_of_nb,
+    play_until_nb,
+    result_nb,
+    start_play_nb,
+)
+from .policy_nb import (
+    POLICY_HEURISTIC,
+    has_nb,
+    kth_card_nb,
+    lowest_card_nb,
+)
+from .rng_nb import below_nb, seed_stream_nb
+from .rules_nb import JOKER_BIT, bit_nb, in_tricks_nb, popcount_nb
+
+PP_WORLDS, PP_ROLLOUTS, PP_NOISE = 1, 2, 3
+DEFAULT_WORLDS = 20
+MAX_MOVES = 64
+
+
+@njit(cache=True)
+def sample_world_nb(
+    st: np.ndarray, s: np.ndarray, h: np.ndarray, tr: np.ndarray, me: int, w: np.ndarray,
+) -> bool:
+    """Deal the cards ``me`` has not seen into ``w``: ``w[q]`` for each other seat and,
+    when ``me`` is not the declarer, ``w[n]`` for the hidden discard pile; ``w[me]`` is
+    ``me``'s hand. Returns False only when no consistent world exists."""
+    n = s[S_N]
+    declarer = s[S_DECLARER]
+    unknown = h[H_DECK] & ~h[H_SEEN] & ~h[me]
+    for i in range(s[S_K]):
+        unknown &= ~bit_nb(tr[i])
+    holders = n + 1
+    room = np.zeros(MAX_PLAYERS + 1, np.int64)
+    forbid = np.zeros(MAX_PLAYERS + 1, np.uint64)
+    active = np.zeros(MAX_PLAYERS + 1, np.bool_)
+    for q in range(n):
+        w[q] = 0
+        if q != me:
+            room[q] = popcount_nb(h[q])
+            forbid[q] = h[H_CANT + q]
+            active[q] = True
+    w[n] = 0
+    if me == declarer:
+        unknown &= ~h[H_DISCARDS]
+    else:
+        room[n] = popcount_nb(h[H_DISCARDS])
+        active[n] = True
+    cards = np.empty(64, np.int64)
+    m = 0
+    x = unknown
+    while x:
+        c = lowest_card_nb(x)
+        x &= ~bit_nb(c)
+        cards[m] = c
+        m += 1
+    for i in range(m - 1, 0, -1):
+        j = below_nb(st, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    prev = np.empty(MAX_PLAYERS + 1, np.int64)
+    queue = np.empty(MAX_PLAYERS + 1, np.int64)
+    for i in range(m):
+        c = cards[i]
+        cb = bit_nb(c)
+        total = 0
+        for q in range(holders):
+            if active[q] and not forbid[q] & cb:
+                total += room[q]
+        if total > 0:
+            r = below_nb(st, total)
+            for q in range(holders):
+                if active[q] and not forbid[q] & cb:
+                    if r < room[q]:
+                        w[q] |= cb
+                        room[q] -= 1
+                        break
+                    r -= room[q]
+            continue
+        # every seat that may hold c is full: find a path of moves to a seat with room
+        head, tail = 0, 0
+        for q in range(holders):
+            prev[q] = -2
+            if active[q] and not forbid[q] & cb:
+                prev[q] = -1
+                queue[tail] = q
+                tail += 1
+        end = -1
+        while head < tail and end < 0:
+            e = queue[head]
+            head += 1
+            for f in range(holders):
+                if active[f] and prev[f] == -2 and w[e] & ~forbid[f]:
+                    prev[f] = e
+                    if room[f] > 0:
+                        end = f
+                        break
+                    queue[tail] = f
+                    tail += 1
+        if end < 0:
+            return False
+        f = end
+        room[f] -= 1
+        while prev[f] >= 0:
+            e = prev[f]
+            movable = w[e] & ~forbid[f]
+            d = kth_card_nb(movable, below_nb(st, popcount_nb(movable)))
+            w[e] &= ~bit_nb(d)
+            w[f] |= bit_nb(d)
+            f = e
+        w[f] |= cb
+    w[me] = h[me]
+    return True
+
+
+@njit(cache=True)
+def _moves_nb(
+    s: np.ndarray, h: np.ndarray, seat: int, legal: np.uint64, params: np.ndarray,
+    mc: np.ndarray, ms: np.ndarray, md: np.ndarray,
+) -> int:
+    """Every distinct move of ``seat``: (card, joker suit named, demand)."""
+    lead = s[S_K] == 0
+    powered = not in_tricks_nb(params[P_JOKER_POWERLESS], s[S_TRICK_NO])
+    demand_card = demand_card_nb(s, h, seat, params)
+    nm = 0
+    x = legal
+    while x:
+        c = lowest_card_nb(x)
+        x &= ~bit_nb(c)
+        if lead and c == JOKER_BIT and powered:
+            for suit in range(4):
+                mc[nm], ms[nm], md[nm] = c, suit, 0
+                nm += 1
+        elif c == demand_card:
+            for dem in range(2):
+                mc[nm], ms[nm], md[nm] = c, -1, dem
+                nm += 1
+        else:
+            mc[nm], ms[nm], md[nm] = c, -1, 0
+            nm += 1
+    return nm
+
+
+@njit(cache=True)
+def pimc_decide_nb(
+    pp_row: np.ndarray, st: np.ndarray, s: np.ndarray, h: np.ndarray, tr: np.ndarray,
+    seat: int, legal: np.uint64, params: np.ndarray,
+) -> tuple[int, int, bool]:
+    """(card, joker suit, demand) of ``seat``, a PIMC seat to play (see the module
+    docstring)."""
+    mc = np.empty(MAX_MOVES, np.int64)
+    ms = np.empty(MAX_MOVES, np.int64)
+    md = np.empty(MAX_MOVES, np.int64)
+    nm = _moves_nb(s, h, seat, legal, params, mc, ms, md)
+    if nm == 1:
+        return mc[0], ms[0], md[0] == 1
+    worlds = max(1, int(pp_row[PP_WORLDS]))
+    rollouts = max(1, int(pp_row[PP_ROLLOUTS]))
+    noise = pp_row[PP_NOISE]
+    n = s[S_N]
+    declarer = s[S_DECLARER]
+    values = np.zeros(nm, np.float64)
+    w = np.zeros(MAX_PLAYERS + 1, np.uint64)
+    sw = s.copy()
+    hw = h.copy()
+    s2 = s.copy()
+    h2 = h.copy()
+    tr2 = tr.copy()
+    ti = np.zeros((1, N_T), np.int64)
+    heuristic = np.full(MAX_PLAYERS, POLICY_HEURISTIC, np.int64)
+    for _ in range(worlds):
+        if not sample_world_nb(st, s, h, tr, seat, w):
+            continue  # pragma: no cover - the real deal is always a consistent world
+        sw[:] = s
+        hw[:] = h
+        for q in range(n):
+            hw[q] = w[q]
+        if seat != declarer:
+            hw[H_DISCARDS] = w[n]
+        sw[S_TRACK] = 0
+        if sw[S_MODE] == MODE_CALLED and sw[S_REVEALED] == 0:
+            sw[S_FRIEND] = -1
+            sw[S_KIND] = FRIEND_KIND_SECRET_SOLO
+            for q in range(n):
+                if q != declarer and has_nb(hw[q], sw[S_CALLED]):
+                    sw[S_FRIEND] = q
+                    sw[S_KIND] = FRIEND_KIND_FRIEND
+        for i in range(nm):
+            for r in range(rollouts):
+                s2[:] = sw
+                h2[:] = hw
+                tr2[:] = tr
+                apply_play_nb(s2, h2, tr2, seat, mc[i], ms[i], md[i] == 1, params, False, ti,
+                              0, 0)
+                play_until_nb(st, s2, h2, tr2, heuristic, params, noise if r > 0 else 0.0,
+                              False, ti, 0, 0)
+                d, f, x, points, _, _ = result_nb(s2, params)
+                side = seat == s2[S_DECLARER] or seat == s2[S_FRIEND]
+                values[i] += payout_of_nb(s2, seat, d, f, x) + 0.001 * (
+                    points if side else -points)
+    best = 0
+    for i in range(1, nm):
+        if values[i] > values[best]:
+            best = i
+    return mc[best], ms[best], md[best] == 1
+
+
+@njit(cache=True)
+def worlds_after_nb(
+    seed: np.uint64, hands: np.ndarray, discards: np.uint64, deck: np.uint64, declarer: int,
+    trump: int, mode: int, called: int, params: np.ndarray, policies: np.ndarray,
+    plays: int, me: int, out: np.ndarray, ti: np.ndarray, state: np.ndarray,
+) -> int:
+    """Play ``plays`` cards of a contract from ``hands`` (after the exchange) with
+    ``policies``, then sample ``out.shape[0]`` worlds for seat ``me`` into ``out``
+    (row: each seat's hidden hand, then the pile). Finished tricks go to ``ti``; ``state``
+    receives ``h`` (hands, seen, discards, deck, cannot-hold masks) and then the current
+    trick. Returns the finished tricks (for tests and for inspecting the sampler)."""
+    st = np.zeros(1, np.uint64)
+    seed_stream_nb(st, seed, np.uint64(0))
+    s = np.zeros(N_S, np.int64)
+    h = np.zeros(N_H, np.uint64)
+    tr = np.full(MAX_PLAYERS, -1, np.int64)
+    start_play_nb(s, h, tr, params, hands, discards, deck, declarer, params[P_MIN_BID], trump,
+                  False, mode, called, -1, True)
+    used = play_until_nb(st, s, h, tr, policies, params, 0.0, True, ti, 0, 0, plays)
+    w = np.zeros(MAX_PLAYERS + 1, np.uint64)
+    for i in range(out.shape[0]):
+        if not sample_world_nb(st, s, h, tr, me, w):
+            return -1
+        for q in range(out.shape[1]):
+            out[i, q] = w[q]
+    for i in range(N_H):
+        state[i] = h[i]
+    for i in range(MAX_PLAYERS):
+        state[N_H + i] = np.uint64(tr[i] + 1)  # 0 = no card
+    return used

@@ -1,0 +1,316 @@
+"""The play of a deal (RULES.md s.2.4-2.5) as a state machine on two small arrays, so the
+batch engine, the odds kernel and the PIMC player's rollouts advance it the same way.
+
+A play state is three arrays, all preallocated by the caller:
+
+- ``s`` int64 (``N_S``): contract and trick state at the ``S_*`` indices, with each
+  seat's captured points at ``S_CAPTURED + seat`` and tricks won at ``S_WON + seat``;
+- ``h`` uint64 (``N_H``): each seat's hand at index ``seat``, then ``H_SEEN`` (cards of
+  finished tricks), ``H_DISCARDS`` (the declarer's discards), ``H_DECK`` (the deck) and,
+  at ``H_CANT + seat``, the cards every player knows that seat cannot hold, inferred from
+  its plays (kept only when ``s[S_TRACK]`` is 1, for PIMC players);
+- ``tr`` int64 (``MAX_PLAYERS``): cards of the current trick in play order, -1 beyond.
+
+``play_until_nb`` plays the random and heuristic seats' cards (in one loop: the kernels
+pay for every array passed to a call, see :mod:`.borrow_nb`) and stops when a PIMC seat
+is to play, which then decides and plays with ``apply_play_nb``; the deal is over when
+``s[S_TRICK_NO]`` passes the hand size.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .params import (
+    FRIEND_KIND_FRIEND,
+    FRIEND_KIND_OPEN_SOLO,
+    FRIEND_KIND_SECRET_SOLO,
+    HUNTER_LEAD_DEMAND,
+    MODE_CALLED,
+    MODE_FIRST_TRICK,
+    P_BID_UNIT,
+    P_HAND_SIZE,
+    P_HUNTER_RULE,
+    P_HUNTER_TRICKS,
+    P_PLAYERS,
+    P_TOTAL_POINTS,
+)
+from .policy_nb import POLICY_PIMC, POLICY_RANDOM, has_nb, lowest_card_nb, play_decide_nb
+from .rng_nb import chance_nb
+from .rules_nb import (
+    JOKER_BIT,
+    bit_nb,
+    hunter_of_nb,
+    in_tricks_nb,
+    legal_plays_nb,
+    settle_nb,
+    trick_winner_nb,
+)
+
+MAX_PLAYERS = 8
+(
+    S_N, S_DECLARER, S_BID, S_TRUMP, S_CHANGED, S_MODE, S_CALLED, S_REQUEST, S_FRIEND,
+    S_KIND, S_REVEALED, S_FRIEND_HAS_LED, S_HUNTER, S_LEADER, S_TRICK_NO, S_K,
+    S_JOKER_SUIT, S_DEMANDED, S_TRACK, S_CAPTURED,
+) = range(20)
+S_WON = S_CAPTURED + MAX_PLAYERS
+N_S = S_WON + MAX_PLAYERS
+H_SEEN, H_DISCARDS, H_DECK, H_CANT = MAX_PLAYERS, MAX_PLAYERS + 1, MAX_PLAYERS + 2, MAX_PLAYERS + 3
+N_H = H_CANT + MAX_PLAYERS
+T_ROW, T_NO, T_LEADER, T_WINNER, T_POINTS, T_JOKER_SUIT, T_DEMAND, T_CARDS = range(8)
+N_T = T_CARDS + MAX_PLAYERS
+
+
+@njit(cache=True)
+def start_play_nb(
+    s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray, hands: np.ndarray,
+    discards: np.uint64, deck: np.uint64, declarer: int, bid: int, trump: int, changed: bool,
+    mode: int, called: int, request: int, track: bool,
+) -> None:
+    """Set up the play of a contract: ``hands`` after the exchange, the friend found from
+    the called card (s.2.3), the declarer to lead the first trick."""
+    n = params[P_PLAYERS]
+    s[:] = 0
+    for p in range(MAX_PLAYERS):
+        h[p] = hands[p] if p < n else np.uint64(0)
+        h[H_CANT + p] = 0
+        tr[p] = -1
+    h[H_SEEN] = 0
+    h[H_DISCARDS] = discards
+    h[H_DECK] = deck
+    friend = -1
+    kind = FRIEND_KIND_OPEN_SOLO
+    if mode == MODE_CALLED:
+        kind = FRIEND_KIND_SECRET_SOLO
+        for p in range(n):
+            if p != declarer and has_nb(hands[p], called):
+                friend, kind = p, FRIEND_KIND_FRIEND
+    elif mode == MODE_FIRST_TRICK:
+        kind = FRIEND_KIND_SECRET_SOLO
+    s[S_N] = n
+    s[S_DECLARER] = declarer
+    s[S_BID] = bid
+    s[S_TRUMP] = trump
+    s[S_CHANGED] = 1 if changed else 0
+    s[S_MODE] = mode
+    s[S_CALLED] = called
+    s[S_REQUEST] = request
+    s[S_FRIEND] = friend
+    s[S_KIND] = kind
+    s[S_HUNTER] = hunter_of_nb(params, trump)
+    s[S_LEADER] = declarer
+    s[S_TRICK_NO] = 1
+    s[S_JOKER_SUIT] = -1
+    s[S_TRACK] = 1 if track else 0
+
+
+@njit(cache=True)
+def to_play_nb(s: np.ndarray) -> int:
+    """The seat whose turn it is."""
+    seat = s[S_LEADER] + s[S_K]  # < 2n: no division
+    return seat - s[S_N] if seat >= s[S_N] else seat
+
+
+@njit(cache=True)
+def lead_request_nb(s: np.ndarray, seat: int) -> int:
+    """The suit ``seat`` must lead if able (the 20-NT friend's request), else -1."""
+    if (s[S_K] == 0 and seat == s[S_FRIEND] and s[S_REQUEST] >= 0
+            and s[S_FRIEND_HAS_LED] == 0):
+        return s[S_REQUEST]
+    return -1
+
+
+@njit(cache=True)
+def legal_now_nb(
+    s: np.ndarray, h: np.ndarray, tr: np.ndarray, seat: int, params: np.ndarray,
+) -> np.uint64:
+    """Legal cards of ``seat``, the seat to play."""
+    return legal_plays_nb(h[seat], tr, s[S_K], s[S_TRUMP], s[S_TRICK_NO], s[S_JOKER_SUIT],
+                          s[S_DEMANDED] == 1, lead_request_nb(s, seat), params)
+
+
+@njit(cache=True)
+def partners_of_nb(seat: int, n: int, declarer: int, friend: int, revealed: bool,
+                   kind: int) -> int:
+    """Bit mask of the seats ``seat`` knows to be on its side."""
+    partners = 0
+    if seat == declarer:
+        if friend >= 0 and revealed:
+            partners = 1 << friend
+    elif seat == friend:
+        partners = 1 << declarer
+    elif revealed or kind != FRIEND_KIND_FRIEND:
+        for p in range(n):
+            if p != declarer and p != friend:
+                partners |= 1 << p
+    return partners
+
+
+@njit(cache=True)
+def demand_card_nb(s: np.ndarray, h: np.ndarray, seat: int, params: np.ndarray) -> int:
+    """The card that, led by ``seat`` now, may demand the joker; -1 if none."""
+    if (s[S_K] == 0 and params[P_HUNTER_RULE] == HUNTER_LEAD_DEMAND and s[S_HUNTER] >= 0
+            and in_tricks_nb(params[P_HUNTER_TRICKS], s[S_TRICK_NO])
+            and not has_nb(h[seat], JOKER_BIT)):
+        return s[S_HUNTER]
+    return -1
+
+
+@njit(cache=True)
+def play_until_nb(
+    st: np.ndarray, s: np.ndarray, h: np.ndarray, tr: np.ndarray, policies: np.ndarray,
+    params: np.ndarray, noise: float, record: bool, ti: np.ndarray, t_used: int, row: int,
+    limit: int = 1 << 30,
+) -> int:
+    """Play the ``random`` and ``heuristic`` seats' cards until the deal ends, a PIMC seat
+    is to play or ``limit`` cards are played (``s`` tells which); with ``noise`` > 0, each
+    card is a random one with that probability. Returns the trick rows used."""
+    n = s[S_N]
+    hand_size = params[P_HAND_SIZE]
+    hunter_rule = params[P_HUNTER_RULE] == HUNTER_LEAD_DEMAND and s[S_HUNTER] >= 0
+    while s[S_TRICK_NO] <= hand_size and limit > 0:
+        limit -= 1
+        k = s[S_K]
+        seat = s[S_LEADER] + k
+        if seat >= n:
+            seat -= n
+        policy = policies[seat]
+        if policy == POLICY_PIMC:
+            return t_used
+        if noise > 0.0 and chance_nb(st, int(noise * 1000.0), 1000):
+            policy = POLICY_RANDOM
+        trick_no = s[S_TRICK_NO]
+        hand = h[seat]
+        legal = legal_plays_nb(hand, tr, k, s[S_TRUMP], trick_no, s[S_JOKER_SUIT],
+                               s[S_DEMANDED] == 1, lead_request_nb(s, seat), params)
+        demand_card = -1
+        if (k == 0 and hunter_rule and in_tricks_nb(params[P_HUNTER_TRICKS], trick_no)
+                and not has_nb(hand, JOKER_BIT)):
+            demand_card = s[S_HUNTER]
+        declarer, friend = s[S_DECLARER], s[S_FRIEND]
+        partners = partners_of_nb(seat, n, declarer, friend, s[S_REVEALED] == 1, s[S_KIND])
+        card, suit, demand = play_decide_nb(
+            policy, st, seat, hand, legal, tr, k, s[S_LEADER], s[S_TRUMP], trick_no,
+            s[S_JOKER_SUIT], s[S_DEMANDED] == 1, demand_card, partners,
+            seat == declarer or seat == friend, h[H_SEEN], n, params)
+        t_used = apply_play_nb(s, h, tr, seat, card, suit, demand, params, record, ti, t_used,
+                               row)
+    return t_used
+
+
+@njit(cache=True)
+def infer_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, seat: int, card: int,
+             params: np.ndarray) -> None:
+    """Add to ``h[H_CANT + seat]`` every card ``seat`` is now known not to hold: a card x
+    such that, held beside ``card``, it would have made ``card`` illegal (a suit not
+    followed, a demand not answered...). Only public facts are used: the friend's lead
+    request counts once the friend is revealed."""
+    k = s[S_K]
+    req = lead_request_nb(s, seat) if s[S_REVEALED] == 1 else -1
+    c = bit_nb(card)
+    unknown = h[H_DECK] & ~h[H_SEEN] & ~h[H_CANT + seat] & ~c
+    for i in range(k):
+        unknown &= ~bit_nb(tr[i])
+    while unknown:
+        x = lowest_card_nb(unknown)
+        xb = bit_nb(x)
+        unknown &= ~xb
+        legal = legal_plays_nb(xb | c, tr, k, s[S_TRUMP], s[S_TRICK_NO], s[S_JOKER_SUIT],
+                               s[S_DEMANDED] == 1, req, params)
+        if not legal & c:
+            h[H_CANT + seat] |= xb
+
+
+@njit(cache=True)
+def apply_play_nb(
+    s: np.ndarray, h: np.ndarray, tr: np.ndarray, seat: int, card: int, suit: int,
+    demand: bool, params: np.ndarray, record: bool, ti: np.ndarray, t_used: int, row: int,
+) -> int:
+    """Play ``card`` (naming ``suit`` for a led joker, ``demand`` for a led hunter) for
+    ``seat``, the seat to play; at a trick's end find its winner, count its points and, with
+    ``record``, write it to trick row ``t_used`` of ``ti``. Returns the trick rows used."""
+    n = s[S_N]
+    k = s[S_K]
+    if s[S_TRACK] == 1:
+        infer_nb(s, h, tr, seat, card, params)
+    if k == 0:
+        s[S_JOKER_SUIT] = suit
+        s[S_DEMANDED] = 1 if demand else 0
+        if seat == s[S_FRIEND]:
+            s[S_FRIEND_HAS_LED] = 1
+    h[seat] &= ~bit_nb(card)
+    tr[k] = card
+    if s[S_MODE] == MODE_CALLED and card == s[S_CALLED] and seat == s[S_FRIEND]:
+        s[S_REVEALED] = 1
+    if k + 1 < n:
+        s[S_K] = k + 1
+        return t_used
+    trick_no = s[S_TRICK_NO]
+    leader = s[S_LEADER]
+    idx = trick_winner_nb(tr, n, s[S_TRUMP], trick_no, s[S_JOKER_SUIT], s[S_DEMANDED] == 1,
+                          params)
+    winner = leader + idx
+    if winner >= n:
+        winner -= n
+    pts = 0
+    for i in range(n):
+        h[H_SEEN] |= bit_nb(tr[i])
+        if tr[i] != JOKER_BIT and tr[i] % 13 >= 8:
+            pts += 1
+    s[S_CAPTURED + winner] += pts
+    s[S_WON + winner] += 1
+    if record:
+        ti[t_used, T_ROW] = row
+        ti[t_used, T_NO] = trick_no
+        ti[t_used, T_LEADER] = leader
+        ti[t_used, T_WINNER] = winner
+        ti[t_used, T_POINTS] = pts
+        ti[t_used, T_JOKER_SUIT] = s[S_JOKER_SUIT]
+        ti[t_used, T_DEMAND] = s[S_DEMANDED]
+        for i in range(MAX_PLAYERS):
+            ti[t_used, T_CARDS + i] = tr[i] if i < n else -1
+        t_used += 1
+    if trick_no == 1 and s[S_MODE] == MODE_FIRST_TRICK:
+        if winner != s[S_DECLARER]:
+            s[S_FRIEND] = winner
+            s[S_KIND] = FRIEND_KIND_FRIEND
+        s[S_REVEALED] = 1
+    for i in range(n):
+        tr[i] = -1
+    s[S_LEADER] = winner
+    s[S_TRICK_NO] = trick_no + 1
+    s[S_K] = 0
+    s[S_JOKER_SUIT] = -1
+    s[S_DEMANDED] = 0
+    return t_used
+
+
+@njit(cache=True)
+def result_nb(s: np.ndarray, params: np.ndarray) -> tuple[float, float, float, int, int, bool]:
+    """Settlement of a finished play: (declarer, friend, each defender payout, declarer
+    side's points, its tricks, success)."""
+    n = s[S_N]
+    declarer, friend = s[S_DECLARER], s[S_FRIEND]
+    defenders_points = 0
+    tricks = 0
+    for p in range(n):
+        if p != declarer and p != friend:
+            defenders_points += s[S_CAPTURED + p]
+        else:
+            tricks += s[S_WON + p]
+    points = params[P_TOTAL_POINTS] - defenders_points
+    taken = points if params[P_BID_UNIT] == 0 else tricks
+    bid = s[S_BID]
+    d, f, x = settle_nb(params, bid, s[S_TRUMP], taken, s[S_KIND], s[S_CHANGED] == 1)
+    return d, f, x, points, tricks, taken >= bid
+
+
+@njit(cache=True)
+def payout_of_nb(s: np.ndarray, seat: int, d: float, f: float, x: float) -> float:
+    """The payout of ``seat`` from a settlement's three figures."""
+    if seat == s[S_DECLARER]:
+        return d
+    if seat == s[S_FRIEND]:
+        return f
+    return x

@@ -1,0 +1,178 @@
+"""The PIMC player: its worlds respect what is known, it is deterministic, it plays well."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from mighty_sim.cli import main
+from mighty_sim.engine import parse_players, play_batch
+from mighty_sim.kernels.deal_nb import N_R
+from mighty_sim.kernels.params import MODE_CALLED, compile_profile
+from mighty_sim.kernels.pimc_nb import worlds_after_nb
+from mighty_sim.kernels.play_nb import (
+    H_CANT,
+    H_SEEN,
+    MAX_PLAYERS,
+    N_H,
+    N_T,
+    T_CARDS,
+    T_DEMAND,
+    T_LEADER,
+    T_WINNER,
+)
+from mighty_sim.kernels.rules_nb import mighty_of_nb
+from mighty_sim.profile import load_profile
+from mighty_sim.reference.rules import cards_of
+
+STANDARD = load_profile("standard")
+JOKER = 52
+SUIT = 0x1FFF
+
+
+def _shown_voids(tricks: list[tuple[int, list[int]]], mighty: int, n: int) -> dict[int, int]:
+    """Suits each seat has shown it lacks, read from the plays themselves (not from the
+    kernel's inference): a plain suit card led, a follower plays another suit's card that
+    is neither Mighty nor the joker (both may always be played)."""
+    void: dict[int, int] = {s: 0 for s in range(n)}
+    for leader, cards in tricks:
+        lead = cards[0]
+        if lead in (JOKER, mighty):
+            continue
+        for i, c in enumerate(cards[1:], start=1):
+            if c not in (JOKER, mighty) and c // 13 != lead // 13:
+                void[(leader + i) % n] |= SUIT << (13 * (lead // 13))
+    return void
+
+
+def _world_case(seed: int, plays: int, me: int, policies: str,
+                worlds: int = 12) -> tuple[np.ndarray, ...]:
+    """Deal at random, play ``plays`` cards, sample worlds for ``me``."""
+    rng = np.random.default_rng(seed)
+    params = compile_profile(STANDARD)
+    deck = np.array(cards_of(STANDARD.deck_mask), np.int64)
+    rng.shuffle(deck)
+    n = STANDARD.players
+    hands = np.zeros(MAX_PLAYERS, np.uint64)
+    for s in range(n):
+        for c in deck[10 * s: 10 * s + 10]:
+            hands[s] |= np.uint64(1 << int(c))
+    discards = np.uint64(sum(1 << int(c) for c in deck[50:53]))  # declarer 0 kept its hand
+    trump = int(rng.integers(0, 5))
+    called = int(mighty_of_nb(params, trump))
+    pol = np.array([["random", "heuristic"].index(p) for p in policies.split(",")]
+                   + [1] * (MAX_PLAYERS - n), np.int64)
+    out = np.zeros((worlds, n + 1), np.uint64)
+    ti = np.zeros((12, N_T), np.int64)
+    state = np.zeros(N_H + MAX_PLAYERS, np.uint64)
+    used = worlds_after_nb(np.uint64(seed), hands, discards, np.uint64(STANDARD.deck_mask), 0,
+                           trump, MODE_CALLED, called, params, pol, plays, me, out, ti, state)
+    assert used >= 0, "the sampler found no world although the real deal is one"
+    return out, ti[:used], state, hands, discards, np.int64(trump)
+
+
+@pytest.mark.parametrize("policies", ["random,random,random,random,random",
+                                      "heuristic,heuristic,heuristic,heuristic,heuristic"])
+def test_sampled_worlds_never_contradict_what_is_known(policies: str) -> None:
+    n = STANDARD.players
+    params = compile_profile(STANDARD)
+    checked = differing = 0
+    for seed in range(150):
+        plays = 5 + seed % 40
+        me = seed % n
+        out, ti, state, hands, discards, trump = _world_case(seed, plays, me, policies)
+        h = state[:N_H]
+        current = [int(c) - 1 for c in state[N_H:] if c != 0]
+        mighty = int(mighty_of_nb(params, int(trump)))
+        tricks = [(int(r[T_LEADER]), [int(c) for c in r[T_CARDS:T_CARDS + n]]) for r in ti]
+        if current:  # led by the last trick's winner, the declarer (0) at the start
+            tricks.append((int(ti[-1][T_WINNER]) if len(ti) else 0, current))
+        void = _shown_voids(tricks, mighty, n)
+        seen = int(h[H_SEEN]) | sum(1 << c for c in current)
+        unknown = STANDARD.deck_mask & ~seen & ~int(h[me])
+        if me == 0:
+            unknown &= ~int(discards)
+        for q in range(n):  # the inference is sound: no seat holds a card it "cannot"
+            assert int(h[q]) & int(h[H_CANT + q]) == 0
+        for w in out:
+            assert int(w[me]) == int(h[me])
+            union = 0
+            for q in range(n + 1):
+                if q == me or (q == n and me == 0):
+                    continue
+                size = 3 if q == n else int(h[q]).bit_count()
+                assert int(w[q]).bit_count() == size
+                assert union & int(w[q]) == 0
+                union |= int(w[q])
+                if q < n:
+                    assert int(w[q]) & void[q] == 0, "a world gives a seat a suit it showed void"
+                    assert int(w[q]) & int(h[H_CANT + q]) == 0
+            assert union == unknown
+            for r in ti:  # a joker demand not answered (Mighty may answer it instead)
+                if r[T_DEMAND] == 1:
+                    for i in range(1, n):
+                        q = (int(r[T_LEADER]) + i) % n
+                        if int(r[T_CARDS + i]) not in (JOKER, mighty) and q != me:
+                            assert not int(w[q]) >> JOKER & 1
+            checked += 1
+            differing += any(int(w[q]) != int(h[q]) for q in range(n) if q != me)
+    assert checked == 150 * 12 and differing > checked // 2
+
+
+def test_inference_catches_a_suit_not_followed() -> None:
+    """Over many deals, a seat that did not follow a plain lead has the whole suit (less
+    the cards already out) in its cannot-hold mask."""
+    n = STANDARD.players
+    params = compile_profile(STANDARD)
+    found = 0
+    for seed in range(60):
+        _, ti, state, _, _, trump = _world_case(seed, 30, 1, "random,random,random,random,random",
+                                                worlds=1)
+        mighty = int(mighty_of_nb(params, int(trump)))
+        tricks = [(int(r[T_LEADER]), [int(c) for c in r[T_CARDS:T_CARDS + n]]) for r in ti]
+        void = _shown_voids(tricks, mighty, n)
+        h = state[:N_H]
+        for q in range(n):
+            out_now = void[q] & STANDARD.deck_mask & ~int(h[H_SEEN])
+            assert out_now & ~int(h[H_CANT + q]) & ~(1 << mighty) == 0
+            found += out_now != 0
+    assert found > 20
+
+
+def test_pimc_rows_do_not_depend_on_batching() -> None:
+    players = parse_players("pimc:worlds=4,heuristic,random,heuristic,heuristic", 5)
+    whole = play_batch(STANDARD, seed=8, game_start=0, games=40, players=players)
+    first = play_batch(STANDARD, seed=8, game_start=0, games=25, players=players)
+    rest = play_batch(STANDARD, seed=8, game_start=25, games=15, players=players)
+    assert whole.ri.shape[1] == N_R
+    np.testing.assert_array_equal(whole.ri, np.concatenate([first.ri, rest.ri]))
+    np.testing.assert_array_equal(whole.rf, np.concatenate([first.rf, rest.rf]))
+
+
+def test_pimc_plays_differently_from_the_heuristic_it_rolls_out() -> None:
+    pimc = play_batch(STANDARD, seed=3, game_start=0, games=60, record_tricks=True,
+                      players=parse_players("pimc:worlds=6", 5))
+    heur = play_batch(STANDARD, seed=3, game_start=0, games=60, record_tricks=True,
+                      players=parse_players("heuristic", 5))
+    assert pimc.ti.shape == heur.ti.shape  # same auctions, ten tricks each
+    assert not np.array_equal(pimc.ti, heur.ti)
+
+
+def test_pimc_beats_the_heuristic_in_a_duplicate_duel() -> None:
+    from mighty_sim.duel import duel
+
+    r = duel(STANDARD, "pimc:worlds=8", "heuristic", deals=200, seed=5)
+    assert r["ci_low"] > 0
+    assert r["declarer"]["ci_low"] > 0  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("players", "message"),
+    [("pimc:worlds=0", "worlds must be in"), ("pimc:depth=3", "unknown option"),
+     ("heuristic:noise=0.1", "pimc only"), ("pimc:noise=x", "noise must be a number")],
+)
+def test_bad_pimc_options_are_one_line_errors(players: str, message: str) -> None:
+    r = CliRunner().invoke(main, ["duel", "--players", players, "--players", "heuristic",
+                                  "--deals", "10"])
+    assert r.exit_code == 2 and message in r.stderr and "Traceback" not in r.output
