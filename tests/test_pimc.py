@@ -176,3 +176,18 @@ def test_bad_pimc_options_are_one_line_errors(players: str, message: str) -> Non
     r = CliRunner().invoke(main, ["duel", "--players", players, "--players", "heuristic",
                                   "--deals", "10"])
     assert r.exit_code == 2 and message in r.stderr and "Traceback" not in r.output
+
+
+def test_simulate_with_a_pimc_seat_records_its_settings(tmp_path: object) -> None:
+    import json
+    from pathlib import Path
+
+    out = Path(str(tmp_path)) / "run"
+    r = CliRunner().invoke(main, ["simulate", "--deals", "30", "--seed", "4", "--workers", "1",
+                                  "--players", "pimc:worlds=3,heuristic:1,random,heuristic,"
+                                  "heuristic", "--out", str(out)])
+    assert r.exit_code == 0, r.stderr
+    players = json.loads((out / "_run.json").read_text())["config"]["players"]
+    assert players[0] == {"policy": "pimc", "aggressiveness": 0.0, "worlds": 3, "rollouts": 1,
+                          "noise": 0.0}
+    assert players[1] == {"policy": "heuristic", "aggressiveness": 1.0}

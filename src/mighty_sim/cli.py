@@ -122,9 +122,11 @@ def demo(deals: int, out: Path) -> None:
 @click.option("--out", type=click.Path(path_type=Path), required=True,
               help="Dataset folder.")
 @click.option("--players", default="heuristic", show_default=True,
-              help="heuristic, random, or one policy per seat: p0,p1,p2,p3,p4.")
+              help="One player for every seat or one per seat (p0,p1,p2,p3,p4): random, "
+                   "heuristic[:AGGR] or pimc[:worlds=K][:rollouts=R][:noise=P].")
 @click.option("--aggressiveness", type=float, default=0.0, show_default=True,
-              help="Points the heuristic players add to their bid ceiling.")
+              help="Points every heuristic or PIMC player adds to its bid ceiling "
+                   "(on top of a player's own :AGGR).")
 @click.option("--ledger", type=int, default=1, show_default=True,
               help="Deals per game, with the dealer rotation of the rules.")
 @click.option("--tricks", is_flag=True, help="Also write every trick to a tricks table.")
@@ -152,7 +154,7 @@ def simulate(profile: str, deals: int, seed: int, workers: int, out: Path, playe
     from .runner import RunConfig, run_simulation
 
     p = load_profile(profile)
-    specs = tuple(replace(s, aggressiveness=aggressiveness) for s in
+    specs = tuple(replace(s, aggressiveness=s.aggressiveness + aggressiveness) for s in
                   parse_players(players, p.players))
     config = RunConfig(p, deals, seed, specs, ledger, tricks, shard_games)
     with _progress("simulate", config.games * ledger) as advance:
@@ -270,7 +272,7 @@ def compare(datasets: tuple[Path, ...], profiles: tuple[str, ...], deals: int, s
 @click.option("--players", default="heuristic", show_default=True,
               help="Who plays the deals: 'heuristic' or 'random' for every seat, "
                    "'pimc[:worlds=K]' for the hand's owner with a heuristic field "
-                   "(about 0.4 ms a card: use fewer samples), or one per seat, the "
+                   "(about 1 ms a card: use fewer samples), or one per seat, the "
                    "hand's owner first.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True)

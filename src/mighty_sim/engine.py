@@ -65,7 +65,7 @@ def parse_player(text: str) -> PlayerSpec:
     ``rollouts=``, ``noise=``.
 
     >>> parse_player("heuristic:1.5")
-    PlayerSpec(policy='heuristic', aggressiveness=1.5, worlds=20, rollouts=1, noise=0.0)
+    PlayerSpec(policy='heuristic', aggressiveness=1.5, worlds=40, rollouts=1, noise=0.0)
     >>> parse_player("pimc:worlds=40").worlds
     40
     >>> parse_player("random:worlds=4")

@@ -73,7 +73,7 @@ from .rng_nb import below_nb, seed_stream_nb
 from .rules_nb import JOKER_BIT, bit_nb, in_tricks_nb, popcount_nb
 
 PP_WORLDS, PP_ROLLOUTS, PP_NOISE = 1, 2, 3
-DEFAULT_WORLDS = 20
+DEFAULT_WORLDS = 40
 MAX_MOVES = 64
 
 
