@@ -11,6 +11,7 @@ from fractions import Fraction
 from itertools import combinations
 from pathlib import Path
 
+import polars as pl
 import pyarrow.dataset as ds
 import pytest
 from click.testing import CliRunner
@@ -300,3 +301,36 @@ def test_remaining_tables_match_raw_rows(rows: list[dict], tables: dict) -> None
         d = sv[("per deal, seat after the dealer", pos)]
         assert d["n"] == len(values) and d["mean"] == pytest.approx(statistics.fmean(values))
         assert d["median"] == sorted(values)[math.ceil(0.5 * len(values)) - 1]
+
+
+def test_games_to_a_target_counted_from_the_raw_rows(tmp_path: Path) -> None:
+    from mighty_sim.analysis import game_results, scan_deals
+    from mighty_sim.profile import load_profile
+
+    ucla = load_profile("ucla-4p")
+    config = RunConfig(ucla, deals=80, seed=6, players=parse_players("heuristic", 4),
+                       ledger=200, to_target=True)
+    run_simulation(config, tmp_path / "run")
+    assert "games" in analyze_dataset(tmp_path / "run")
+    table = game_results(scan_deals(tmp_path / "run"), 4, 1000)
+    rows = sorted(scan_deals(tmp_path / "run").collect().to_dicts(), key=lambda r: r["deal_id"])
+    lengths: dict[int, int] = {}
+    totals: dict[int, list[float]] = {}
+    first_dealer: dict[int, int] = {}
+    for r in rows:
+        first_dealer.setdefault(r["game"], r["dealer"])
+        if r["outcome"] == "played":
+            lengths[r["game"]] = lengths.get(r["game"], 0) + 1
+            t = totals.setdefault(r["game"], [0.0] * 4)
+            for s in range(4):
+                t[s] += r["payouts"][s]
+    assert len(lengths) == 80
+    mean = table.filter(pl.col("measure").str.starts_with("deals a game"))["value"][0]
+    assert mean == pytest.approx(sum(lengths.values()) / 80)
+    wins = [0] * 4
+    for game, t in totals.items():
+        wins[(t.index(max(t)) - first_dealer[game]) % 4] += 1
+    by_pos = table.filter(pl.col("measure").str.starts_with("wins")).sort("group")
+    assert [round(v * 80) for v in by_pos["value"]] == wins
+    reached = table.filter(pl.col("measure") == "reached the target")["value"][0]
+    assert reached == sum(max(t) >= 1000 for t in totals.values()) / 80

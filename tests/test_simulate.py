@@ -237,6 +237,8 @@ def test_cli_simulate_and_show(tmp_path: Path) -> None:
         (["--players", "genius"], "players"),
         (["--workers", "0"], "workers"),
         (["--ledger", "0"], "ledger"),
+        (["--to-target"], "no ledger_target"),
+        (["--players", "pimc:worlds=x"], "worlds"),
     ],
 )
 def test_bad_arguments_fail_cleanly(tmp_path: Path, args: list[str], message: str) -> None:
@@ -348,3 +350,52 @@ def test_two_deck_profiles_are_refused(tmp_path: Path) -> None:
     code, _, err = _cli("simulate", "--profile", "russian-6p", "--deals", "10", "--players",
                         "random", "--out", str(tmp_path / "two"))
     assert code == 2 and "two decks" in err
+
+
+@pytest.mark.parametrize("name", ["ucla-5p", "ucla-4p"])
+def test_games_to_the_target_end_as_the_reference_ends_them(name: str) -> None:
+    """ucla plays to 1000: with to_target each game stops at the deal that takes a player
+    to the target, in the kernel as in the reference engine (random players, so games run
+    long and end by either player reaching 1000 or the deal limit)."""
+    from mighty_sim.profile import load_profile
+
+    profile = load_profile(name)
+    n = profile.players
+    batch = play_batch(profile, seed=5, game_start=0, games=40, ledger=300, to_target=True,
+                       players=parse_players("heuristic", n))
+    kernel = play_batch(profile, seed=5, game_start=0, games=40, ledger=60, to_target=True,
+                        players=parse_players("random", n))
+    rows = deals_table(kernel, n).to_pylist()
+    k = 0
+    ended_by_target = 0
+    for game in range(40):
+        ref = play_ledger(profile, [RandomPlayer()] * n, seed=5, game=game, deals=60,
+                          to_target=True)
+        for rec in ref.attempts:
+            row = rows[k]
+            k += 1
+            assert row["game"] == game and tuple(row["hands"]) == rec.hands
+            assert row["outcome"] == rec.result.outcome
+            if rec.result.outcome == "played":
+                assert [Fraction(v) for v in row["payouts"]] == list(rec.result.payouts)
+        ended_by_target += max(ref.totals) >= profile.ledger_target
+        assert max(ref.totals) >= profile.ledger_target or len(ref.deals) == 60
+    assert k == len(rows)
+    # each heuristic game stops at the deal that reaches the target, or after 300 deals
+    games = deals_table(batch, n).to_pylist()
+    totals: dict[int, list[float]] = {}
+    last: dict[int, list[float]] = {}
+    for row in games:
+        if row["outcome"] == "played":
+            t = totals.setdefault(row["game"], [0.0] * n)
+            last[row["game"]] = list(t)
+            for s in range(n):
+                t[s] += row["payouts"][s]
+    assert len(totals) == 40
+    reached = 0
+    for game, t in totals.items():
+        deals = sum(1 for r in games if r["game"] == game and r["outcome"] == "played")
+        assert max(last[game]) < profile.ledger_target  # not one deal earlier
+        assert max(t) >= profile.ledger_target or deals == 300
+        reached += max(t) >= profile.ledger_target
+    assert reached >= 30

@@ -254,12 +254,60 @@ def score_variance(
                            (pl.col("mean") + half).alias("ci_high"))
 
 
+def game_results(deals: pl.LazyFrame, players: int, target: float) -> pl.DataFrame:
+    """Games played to a target (``simulate --to-target``): how many deals a game lasts,
+    and who wins it, by position after the game's first dealer, with 95% intervals.
+
+    The winner is the seat with the highest total when the game ends; a game that ended
+    at its deal limit without reaching the target counts under ``reached = false``.
+    """
+    seats = range(players)
+    games = (
+        deals.sort("deal_id")
+        .group_by("game")
+        .agg(pl.col("dealer").first().alias("first_dealer"),
+             (pl.col("outcome") == "played").sum().alias("deals"),
+             *[pl.col("payouts").list.get(s).filter(pl.col("outcome") == "played").sum()
+               .alias(f"t{s}") for s in seats])
+        .with_columns(pl.max_horizontal(*[pl.col(f"t{s}") for s in seats]).alias("best"))
+        .with_columns(
+            pl.coalesce(*[pl.when(pl.col(f"t{s}") == pl.col("best")).then(pl.lit(s))
+                          for s in seats]).alias("winner"),
+            (pl.col("best") >= target).alias("reached"))
+        .with_columns(((pl.col("winner") - pl.col("first_dealer")) % players)
+                      .alias("winner_position"))
+        .collect()
+    )
+    n = games.height
+    lengths = games["deals"]
+    rows: list[dict[str, object]] = [{
+        "measure": "deals a game (mean; 10% and 90% quantiles)", "group": "all", "n": n,
+        "value": float(lengths.mean()) if n else 0.0,  # type: ignore[arg-type]
+        "ci_low": float(lengths.quantile(0.1) or 0), "ci_high": float(lengths.quantile(0.9) or 0),
+    }]
+    reached = int(games["reached"].sum())
+    low, high = wilson_interval(reached, n)
+    rows.append({"measure": "reached the target", "group": "all", "n": n,
+                 "value": reached / n if n else 0.0, "ci_low": low, "ci_high": high})
+    for pos in seats:
+        wins = int((games["winner_position"] == pos).sum())
+        low, high = wilson_interval(wins, n)
+        rows.append({"measure": "wins by position after the first dealer",
+                     "group": str(pos), "n": n, "value": wins / n if n else 0.0,
+                     "ci_low": low, "ci_high": high})
+    return pl.DataFrame(rows)
+
+
 def analyze_dataset(dataset: Path) -> dict[str, pl.DataFrame]:
     """Every table of ``mighty-sim analyze`` for a dataset."""
     config = load_run(dataset)
     deals = scan_deals(dataset)
     groups = _hand_groups(deals)
     distribution = weak_score_distribution(deals)
+    extra = {}
+    if config.to_target:
+        extra["games"] = game_results(deals, config.profile.players,
+                                      config.profile.ledger_target)
     return {
         "bid_success": bid_success(deals),
         "success_by_hand": success_by_hand(deals, groups),
@@ -268,4 +316,5 @@ def analyze_dataset(dataset: Path) -> dict[str, pl.DataFrame]:
         "weak_scores": distribution,
         "score_variance": score_variance(deals, config.profile.players,
                                          config.profile.ledger_deals, config.ledger),
+        **extra,
     }

@@ -127,8 +127,12 @@ def demo(deals: int, out: Path) -> None:
 @click.option("--aggressiveness", type=float, default=0.0, show_default=True,
               help="Points every heuristic or PIMC player adds to its bid ceiling "
                    "(on top of a player's own :AGGR).")
-@click.option("--ledger", type=int, default=1, show_default=True,
-              help="Deals per game, with the dealer rotation of the rules.")
+@click.option("--ledger", type=int, default=None,
+              help="Deals per game, with the dealer rotation of the rules [default: 1; "
+                   "with --to-target, the most deals a game may last: 500].")
+@click.option("--to-target", is_flag=True,
+              help="Play each game until a player's total reaches the profile's "
+                   "ledger_target (ucla: 1000); --deals then counts games.")
 @click.option("--tricks", is_flag=True, help="Also write every trick to a tricks table.")
 @click.option("--resume", is_flag=True, help="Complete an interrupted run in --out.")
 @click.option("--overwrite", is_flag=True, help="Replace a run already in --out.")
@@ -139,7 +143,8 @@ def demo(deals: int, out: Path) -> None:
 @click.option("--address", default=None, help="Dask scheduler, e.g. tcp://host:8786.")
 @click.option("--scheduler-file", default=None, help="Dask scheduler file.")
 def simulate(profile: str, deals: int, seed: int, workers: int, out: Path, players: str,
-             aggressiveness: float, ledger: int, tricks: bool, resume: bool, overwrite: bool,
+             aggressiveness: float, ledger: int | None, to_target: bool, tricks: bool,
+             resume: bool, overwrite: bool,
              shard_games: int, executor: str, address: str | None,
              scheduler_file: str | None) -> None:
     """Play DEALS complete deals into a hive-partitioned Parquet dataset in OUT.
@@ -156,8 +161,11 @@ def simulate(profile: str, deals: int, seed: int, workers: int, out: Path, playe
     p = load_profile(profile)
     specs = tuple(replace(s, aggressiveness=s.aggressiveness + aggressiveness) for s in
                   parse_players(players, p.players))
-    config = RunConfig(p, deals, seed, specs, ledger, tricks, shard_games)
-    with _progress("simulate", config.games * ledger) as advance:
+    if ledger is None:
+        ledger = 500 if to_target else 1
+    config = RunConfig(p, deals, seed, specs, ledger, tricks, shard_games, to_target)
+    with _progress("simulate" if not to_target else "simulate (games)",
+                   config.games * config.units_per_game) as advance:
         result = run_simulation(config, out, workers=workers, resume=resume,
                                 overwrite=overwrite, progress=advance, executor=executor,
                                 address=address, scheduler_file=scheduler_file)

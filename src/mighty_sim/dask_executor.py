@@ -73,7 +73,7 @@ def run_shards_dask(
         for future in as_completed(futures):
             stats = future.result()
             if progress is not None:
-                progress(config.shard_range(futures[future])[1] * config.ledger)
+                progress(config.shard_range(futures[future])[1] * config.units_per_game)
             yield stats
     finally:
         client.close()

@@ -182,21 +182,31 @@ def play_batch(
     players: tuple[PlayerSpec, ...],
     ledger: int = 1,
     record_tricks: bool = False,
+    to_target: bool = False,
 ) -> Batch:
-    """Play games ``game_start .. game_start+games-1`` of ``ledger`` deals each."""
+    """Play games ``game_start .. game_start+games-1`` of ``ledger`` deals each; with
+    ``to_target``, each game ends when a player's total reaches the profile's
+    ``ledger_target`` (after at most ``ledger`` deals)."""
     check_supported(profile, players)
     if len(players) != profile.players:
         raise ValueError(f"players: need {profile.players}, got {len(players)}")
     if games < 0 or ledger < 1 or game_start < 0:
         raise ValueError("games, game_start must be >= 0 and ledger >= 1")
+    if to_target and profile.ledger_target <= 0:
+        raise ValueError(f"profile {profile.name}: no ledger_target to play to")
+    target = float(profile.ledger_target) if to_target else 0.0
     params = compile_profile(profile)
     deck_cards = np.array(cards_of(profile.deck_mask), np.int64)
     policies, pp = policy_arrays(players)
     parts: list[Batch] = []
     done = 0
+    # rows a game: a first guess, then what the games so far took; a game that does not
+    # fit is left out by the kernel and played in the next call, with room to spare
+    per_game = min(ledger, 40) * 1.4 + 0.5
+    room = 256
     while done < games or not parts:
         todo = games - done
-        cap = max(todo * ledger * 5 // 4 + ledger * 64 + 64, 256)
+        cap = max(int(todo * per_game) + 64, room)
         tcap = cap * profile.tricks if record_tricks else 1
         ri = np.zeros((cap, N_R), np.int64)
         ru = np.zeros((cap, N_U), np.uint64)
@@ -205,9 +215,14 @@ def play_batch(
         rh = np.zeros((cap, HISTORY), np.int16)
         ti = np.zeros((tcap, N_T), np.int64)
         g, rows, trows = play_games_nb(
-            np.uint64(seed), game_start + done, todo, ledger, policies, pp, params, deck_cards,
-            record_tricks, ri, ru, rf, rw, rh, ti,
+            np.uint64(seed), game_start + done, todo, ledger, target, policies, pp, params,
+            deck_cards, record_tricks, ri, ru, rf, rw, rh, ti,
         )
+        if g == 0 and todo > 0:  # not even one game fitted
+            room = cap * 2
+            continue
+        if g:
+            per_game = max(per_game, rows / g * 1.1)
         ti = ti[:trows]
         parts.append(Batch(ri[:rows], ru[:rows], rf[:rows], rw[:rows], rh[:rows], ti, g))
         done += g

@@ -25,7 +25,8 @@ def describe_deal(dataset: Path, deal_id: int) -> str:
         raise ValueError(f"deal {deal_id}: no such deal in {dataset} ({config.games} games)")
     n = config.profile.players
     batch = play_batch(config.profile, seed=config.seed, game_start=game, games=1,
-                       players=config.players, ledger=config.ledger, record_tricks=True)
+                       players=config.players, ledger=config.ledger, record_tricks=True,
+                       to_target=config.to_target)
     rows = deals_table(batch, n)
     match = pc.equal(rows.column("deal_id"), deal_id)
     row_table = rows.filter(match)

@@ -55,6 +55,7 @@ class RunConfig:
     ledger: int = 1
     tricks: bool = False
     shard_games: int = SHARD_GAMES
+    to_target: bool = False
 
     def __post_init__(self) -> None:
         if self.deals < 1:
@@ -68,11 +69,25 @@ class RunConfig:
         check_supported(self.profile, self.players)
         if len(self.players) != self.profile.players:
             raise ValueError(f"players: {self.profile.name} needs {self.profile.players}")
+        if self.to_target and self.profile.ledger_target <= 0:
+            raise ValueError(f"to_target: profile {self.profile.name} has no ledger_target")
 
     @property
     def games(self) -> int:
-        """Games played: ``deals`` rounded up to whole ledgers."""
-        return math.ceil(self.deals / self.ledger)
+        """Games played: ``deals`` rounded up to whole ledgers; with ``to_target`` (games
+        played until a player reaches the profile's ledger_target), ``deals`` games."""
+        return self.deals if self.to_target else math.ceil(self.deals / self.ledger)
+
+    @property
+    def units_per_game(self) -> int:
+        """Progress units of a game: its deals, or 1 when games run to a target."""
+        return 1 if self.to_target else self.ledger
+
+    @property
+    def batch_games(self) -> int:
+        """Games per kernel call: about ``BATCH_GAMES`` deals' worth."""
+        per_game = min(self.ledger, 64) if self.to_target else self.ledger
+        return max(1, BATCH_GAMES // per_game)
 
     @property
     def shards(self) -> int:
@@ -97,6 +112,7 @@ class RunConfig:
             "ledger": self.ledger,
             "tricks": self.tricks,
             "shard_games": self.shard_games,
+            "to_target": self.to_target,
         }
 
     @classmethod
@@ -111,6 +127,7 @@ class RunConfig:
             ledger=data["ledger"],
             tricks=data["tricks"],
             shard_games=data["shard_games"],
+            to_target=data.get("to_target", False),
         )
 
 
@@ -159,7 +176,8 @@ class ShardStats(Counts):
 def write_shard(config_dict: dict[str, Any], out: str, shard: int, queue: Any = None) -> ShardStats:
     """Play one shard and write its files atomically; returns its counts.
 
-    ``queue``, if given, receives the number of deals finished after each batch.
+    ``queue``, if given, receives the progress units (deals, or games played to a
+    target) finished after each batch.
     """
     config = RunConfig.from_dict(config_dict)
     root = Path(out)
@@ -170,11 +188,11 @@ def write_shard(config_dict: dict[str, Any], out: str, shard: int, queue: Any = 
     stats = ShardStats()
     meta = _metadata(config)
     try:
-        for done in range(0, games, BATCH_GAMES):
-            n = min(BATCH_GAMES, games - done)
+        for done in range(0, games, config.batch_games):
+            n = min(config.batch_games, games - done)
             batch = play_batch(config.profile, seed=config.seed, game_start=start + done,
                                games=n, players=config.players, ledger=config.ledger,
-                               record_tricks=config.tricks)
+                               record_tricks=config.tricks, to_target=config.to_target)
             parts = {"deals": deals_table(batch, config.profile.players)}
             if config.tricks:
                 parts["tricks"] = tricks_table(batch, config.profile.players)
@@ -196,7 +214,7 @@ def write_shard(config_dict: dict[str, Any], out: str, shard: int, queue: Any = 
                                           row_group_size=1 << 20)
             stats.add(table_stats(parts["deals"]))
             if queue is not None:
-                queue.put(n * config.ledger)
+                queue.put(n * config.units_per_game)
         for name in tables:
             writers.pop(name).close()
             os.replace(temps[name], shard_path(root, name, shard))
@@ -317,7 +335,7 @@ def run_simulation(
     cdict = config.to_dict()
     if progress is not None and skipped:
         progress(sum(config.shard_range(s)[1] for s in range(config.shards) if s not in todo)
-                 * config.ledger)
+                 * config.units_per_game)
     if executor == "dask":
         from .dask_executor import run_shards_dask
 

@@ -301,29 +301,34 @@ def play_contract_nb(
 
 @njit(cache=True)
 def play_games_nb(
-    seed: np.uint64, game_start: int, n_games: int, ledger: int, policies: np.ndarray,
+    seed: np.uint64, game_start: int, n_games: int, ledger: int, target: float,
+    policies: np.ndarray,
     pp: np.ndarray, params: np.ndarray, deck_cards: np.ndarray, record_tricks: bool,
     ri: np.ndarray, ru: np.ndarray, rf: np.ndarray, rw: np.ndarray, rh: np.ndarray,
     ti: np.ndarray,
 ) -> tuple[int, int, int]:
-    """Play games ``game_start .. game_start+n_games-1`` of ``ledger`` counted deals each.
+    """Play games ``game_start .. game_start+n_games-1`` of ``ledger`` counted deals each,
+    or, when ``target`` > 0, until a player's total reaches ``target`` (at most ``ledger``
+    deals).
 
-    Writes one row per attempt; stops before a game that might not fit in the buffers.
-    Returns (games played, rows written, trick rows written).
+    Writes one row per attempt; a game that does not fit in the buffers is left out whole,
+    and the call returns there. Returns (games played, rows written, trick rows written).
     """
     st = np.zeros(1, np.uint64)
     scratch_i = np.zeros((4, max(params[P_DECK_SIZE], N_S)), np.int64)
     scratch_u = np.zeros((2, N_H), np.uint64)
     scratch_b = np.zeros((2, MAX_PLAYERS), np.bool_)
     # the arrays stay alive in this frame while the callee uses borrowed views of them
-    return _play_games_nb(seed, game_start, n_games, ledger, policies, pp, params, deck_cards,
+    return _play_games_nb(seed, game_start, n_games, ledger, target, policies, pp, params,
+                          deck_cards,
                           record_tricks, ri, ru, rf, rw, rh, ti, st, scratch_i, scratch_u,
                           scratch_b)
 
 
 @njit(cache=True)
 def _play_games_nb(
-    seed: np.uint64, game_start: int, n_games: int, ledger: int, policies: np.ndarray,
+    seed: np.uint64, game_start: int, n_games: int, ledger: int, target: float,
+    policies: np.ndarray,
     pp: np.ndarray, params: np.ndarray, deck_cards: np.ndarray, record_tricks: bool,
     ri: np.ndarray, ru: np.ndarray, rf: np.ndarray, rw: np.ndarray, rh: np.ndarray,
     ti: np.ndarray, st: np.ndarray, scratch_i: np.ndarray, scratch_u: np.ndarray,
@@ -342,11 +347,10 @@ def _play_games_nb(
     tcap = ti.shape[0]
     row = 0
     t_used = 0
+    totals = np.zeros(MAX_PLAYERS, np.float64)
     for g in range(n_games):
         game = game_start + g
-        if row + ledger * 64 > cap or (record_tricks and
-                                       t_used + ledger * 64 * params[P_HAND_SIZE] > tcap):
-            return g, row, t_used
+        game_row, game_t = row, t_used  # a game that does not fit is dropped whole
         seed_stream_nb(st, seed, dealer_index_nb(game))
         dealer = below_nb(st, n)
         if params[P_FIRST_BIDDER_RULE] == FIRST_BIDDER_DEALER_THEN_DECLARER:
@@ -355,9 +359,13 @@ def _play_games_nb(
             first = (dealer + 1) % n
         played = 0
         attempt = 0
-        while played < ledger:
-            if row >= cap or attempt >= 60_000:
-                return g, row, t_used  # pragma: no cover - a pathological run of redeals
+        totals[:] = 0.0
+        reached = False
+        while played < ledger and not reached:
+            if row >= cap or (record_tricks and t_used + params[P_HAND_SIZE] > tcap):
+                return g, game_row, game_t
+            if attempt >= 60_000:
+                return g, game_row, game_t  # pragma: no cover - a pathological run of redeals
             seed_stream_nb(st, seed, attempt_index_nb(game, attempt))
             ri[row, R_GAME] = game
             ri[row, R_ATTEMPT] = attempt
@@ -372,6 +380,10 @@ def _play_games_nb(
             elif outcome == OUTCOME_PLAYED:
                 played += 1
                 declarer = ri[row, R_DECLARER]
+                for s in range(n):
+                    totals[s] += rf[row, s]
+                    if target > 0.0 and totals[s] >= target:
+                        reached = True  # a player reached the target: the game ends
                 if params[P_DEALER_RULE] != DEALER_CLOCKWISE:
                     f = ri[row, R_FRIEND_SEAT]
                     dealer = f if f >= 0 else declarer

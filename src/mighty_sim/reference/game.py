@@ -207,22 +207,27 @@ def play_ledger(
     game: int = 0,
     deals: int | None = None,
     max_attempts: int = 10_000,
+    to_target: bool = False,
 ) -> Ledger:
     """Play game number ``game`` of ``deals`` counted deals (the profile's ledger length
-    by default).
+    by default); with ``to_target``, the game ends as soon as a player's total reaches the
+    profile's ``ledger_target`` (s.3: ucla plays to 1000), after at most ``deals`` deals.
 
     Attempt k uses ``DealStream(seed, attempt_index(game, k))``; the first dealer is drawn
     from ``DealStream(seed, dealer_index(game))``. The first auction starts with the
     dealer (or left of the dealer, by profile).
     """
     target = profile.ledger_deals if deals is None else deals
+    if to_target and profile.ledger_target <= 0:
+        raise ValueError(f"profile {profile.name}: no ledger_target to play to")
     n = profile.players
     dealer = DealStream(seed, dealer_index(game)).below(n)
     first = dealer if profile.first_bidder == "dealer-then-declarer" else (dealer + 1) % n
     attempts: list[DealRecord] = []
     totals = [Fraction(0)] * n
     played = 0
-    while played < target:
+    while played < target and not (
+            to_target and max(totals) >= profile.ledger_target):
         if len(attempts) >= max_attempts:
             raise RuntimeError(f"no {target} deals in {max_attempts} attempts")
         record = play_deal(profile, players, dealer=dealer, first_bidder=first,
