@@ -5,8 +5,11 @@ Every function takes a ``LazyFrame`` of the ``deals`` table (:func:`scan_deals`)
 returns a small ``DataFrame``; the tables are what ``mighty-sim analyze`` prints.
 
 >>> import polars as pl
->>> wilson_interval(8, 10)  # doctest: +ELLIPSIS
-(0.49..., 0.94...)
+>>> lazy = pl.LazyFrame({"outcome": ["played", "weak-redeal"], "bid": [15, None],
+...                      "trump": ["S", None], "friend_mode": ["called", None],
+...                      "success": [True, None]})
+>>> bid_success(lazy)["rate"].to_list()
+[1.0]
 """
 
 from __future__ import annotations
@@ -18,9 +21,8 @@ import polars as pl
 
 from .profile import RuleProfile
 from .runner import load_run
+from .stats import Z95, wilson_interval
 from .weak import weak_deal_probability, weak_hand_probability
-
-Z95 = 1.959963984540054
 
 
 def scan_deals(dataset: Path) -> pl.LazyFrame:
@@ -29,17 +31,6 @@ def scan_deals(dataset: Path) -> pl.LazyFrame:
     if not files:
         raise ValueError(f"{dataset} holds no deals table (deals/shard=*/*.parquet)")
     return pl.scan_parquet(dataset / "deals" / "**" / "*.parquet", hive_partitioning=True)
-
-
-def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a binomial proportion (95% by default)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def _wilson_columns(df: pl.DataFrame) -> pl.DataFrame:

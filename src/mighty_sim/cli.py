@@ -18,8 +18,8 @@ from typing import Any
 import click
 
 from .cards import format_cards, parse_cards
+from .engine import SHARD_GAMES
 from .profile import BUILTIN_PROFILES, load_profile
-from .runner import SHARD_GAMES
 
 
 class _Group(click.Group):

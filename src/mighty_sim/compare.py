@@ -16,11 +16,12 @@ from pathlib import Path
 
 import polars as pl
 
-from .analysis import Z95, scan_deals
+from .analysis import scan_deals
 from .dataset import deals_table
 from .engine import PlayerSpec, play_batch
 from .profile import RuleProfile
 from .runner import load_run
+from .stats import Z95
 
 METRICS = {
     "success_rate": "share of played deals the declarer made",

@@ -20,10 +20,10 @@ import math
 
 import numpy as np
 
-from .analysis import Z95
 from .engine import PlayerSpec, parse_player, play_batch
 from .kernels.deal_nb import R_DECLARER, R_GAME, R_OUTCOME
 from .profile import RuleProfile
+from .stats import Z95
 
 
 def _seat_payouts(profile: RuleProfile, lineup: tuple[PlayerSpec, ...], seat: int, deals: int,

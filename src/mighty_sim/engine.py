@@ -34,6 +34,8 @@ from .kernels.policy_nb import N_POLICY_PARAMS, POLICY_NAMES
 from .profile import RuleProfile
 from .reference.rules import cards_of
 
+SHARD_GAMES = 1 << 19  # games per Parquet file of a run (the runner's default)
+
 __all__ = ["Batch", "PlayerSpec", "R_OUTCOME", "parse_player", "parse_players", "play_batch"]
 
 

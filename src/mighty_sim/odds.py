@@ -2,7 +2,8 @@
 
 For a known 10-card hand at the auction (optionally with its blind known, after the
 exchange), the unseen cards are dealt at random ``samples`` times and each deal is played
-out with the hand's owner as declarer in every trump and NT (:mod:`.kernels.odds_nb`).
+out with the hand's owner as declarer in every trump and NT (:mod:`.kernels.odds_nb`;
+the five strains run on parallel threads, every strain on the same deals).
 The declarer side's points do not depend on the bid (the contract is kept as declared),
 so one set of deals per strain answers every bid of that strain: for each contract, the
 success probability with a 95% Wilson interval and the expected payout to the declarer.
@@ -20,15 +21,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .analysis import wilson_interval
 from .cards import format_cards
 from .engine import PlayerSpec, check_supported, parse_players, policy_arrays
 from .kernels import rules_nb
 from .kernels.deal_nb import N_F, N_R, N_U, R_FRIEND_KIND, R_POINTS
-from .kernels.odds_nb import odds_nb
+from .kernels.odds_nb import odds_strains_nb
 from .kernels.params import compile_profile
 from .profile import TRUMPS, RuleProfile
 from .reference.rules import cards_of
+from .stats import wilson_interval
 
 
 def hand_odds(
@@ -55,14 +56,15 @@ def hand_odds(
     policies, pp = policy_arrays(specs)
     out: list[dict[str, object]] = []
     bids = np.arange(profile.min_bid, profile.max_bid + 1)
+    strains = len(TRUMPS)
+    ri_all = np.zeros((strains, samples, N_R), np.int64)
+    ru_all = np.zeros((strains, samples, N_U), np.uint64)
+    rf_all = np.zeros((strains, samples, N_F), np.float64)
+    odds_strains_nb(np.uint64(seed), np.uint64(hand), np.uint64(blind), samples, params,
+                    deck_cards, policies, pp, ri_all, ru_all, rf_all)
     for t, trump in enumerate(TRUMPS):
-        ri = np.zeros((samples, N_R), np.int64)
-        ru = np.zeros((samples, N_U), np.uint64)
-        rf = np.zeros((samples, N_F), np.float64)
-        odds_nb(np.uint64(seed), np.uint64(hand), np.uint64(blind), samples, t, params,
-                deck_cards, policies, pp, ri, ru, rf)
-        points = ri[:, R_POINTS]
-        kinds = ri[:, R_FRIEND_KIND]
+        points = ri_all[t, :, R_POINTS]
+        kinds = ri_all[t, :, R_FRIEND_KIND]
         pay = np.zeros((samples, 3), np.float64)
         for bid in bids:
             made = int((points >= bid).sum())

@@ -79,7 +79,7 @@ def write_report(dataset: Path, out: Path) -> Path:
 
     by_bid = (tables["bid_success"].group_by("bid")
               .agg(pl.col("n").sum(), pl.col("successes").sum()).sort("bid"))
-    from .analysis import wilson_interval
+    from .stats import wilson_interval
 
     ci = [wilson_interval(s, n) for s, n in zip(by_bid["successes"], by_bid["n"], strict=True)]
     rate = (by_bid["successes"] / by_bid["n"]).to_list()

@@ -36,12 +36,11 @@ import pyarrow.parquet as pq
 
 from .counts import Counts
 from .dataset import SCHEMA_VERSION, deals_table, tricks_table
-from .engine import PlayerSpec, check_supported, play_batch
+from .engine import SHARD_GAMES, PlayerSpec, check_supported, play_batch
 from .profile import RuleProfile, load_profile
 
 RUN_FILE = "_run.json"
 BATCH_GAMES = 65_536
-SHARD_GAMES = 1 << 19
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,9 @@ follow as in a simulated deal (:func:`deal_nb.play_contract_nb`), the contract k
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
+from .borrow_nb import borrow
 from .deal_nb import play_contract_nb
 from .params import P_BLIND_SIZE, P_HAND_SIZE, P_MIN_BID, P_PLAYERS
 from .play_nb import N_H, N_S, N_T
@@ -28,9 +29,6 @@ def odds_nb(
 
     ``blind_known`` is 0 when the blind is unseen. Row layout as in ``deal_nb``.
     """
-    n = params[P_PLAYERS]
-    hand_size = params[P_HAND_SIZE]
-    blind_size = params[P_BLIND_SIZE]
     known = hand | blind_known
     rest = np.empty(deck_cards.shape[0], np.int64)
     m = 0
@@ -40,10 +38,31 @@ def odds_nb(
             m += 1
     deck = np.empty(m, np.int64)
     scratch_u = np.zeros((2, N_H), np.uint64)
-    hands = scratch_u[0]
     st = np.zeros(1, np.uint64)
     scratch_i = np.zeros((4, max(deck_cards.shape[0], N_S)), np.int64)
     ti = np.zeros((1, N_T), np.int64)
+    # the arrays stay alive in this frame while the callee uses borrowed views of them
+    _odds_samples_nb(seed, hand, blind_known, samples, trump, params, deck_cards, policies,
+                     pp, ri, ru, rf, rest, deck, scratch_u, st, scratch_i, ti)
+
+
+@njit(cache=True)
+def _odds_samples_nb(
+    seed: np.uint64, hand: np.uint64, blind_known: np.uint64, samples: int, trump: int,
+    params: np.ndarray, deck_cards: np.ndarray, policies: np.ndarray, pp: np.ndarray,
+    ri: np.ndarray, ru: np.ndarray, rf: np.ndarray, rest: np.ndarray, deck: np.ndarray,
+    scratch_u: np.ndarray, st: np.ndarray, scratch_i: np.ndarray, ti: np.ndarray,
+) -> None:
+    # borrowed views: no reference counting in the calls below (see borrow_nb)
+    params, deck_cards, policies, pp = borrow(params), borrow(deck_cards), borrow(policies), \
+        borrow(pp)
+    ri, ru, rf, rest, deck = borrow(ri), borrow(ru), borrow(rf), borrow(rest), borrow(deck)
+    scratch_u, st, scratch_i, ti = borrow(scratch_u), borrow(st), borrow(scratch_i), borrow(ti)
+    n = params[P_PLAYERS]
+    hand_size = params[P_HAND_SIZE]
+    blind_size = params[P_BLIND_SIZE]
+    m = deck.shape[0]
+    hands = scratch_u[0]
     for k in range(samples):
         seed_stream_nb(st, seed, np.uint64(k))
         deck[:] = rest[:m]
@@ -67,3 +86,16 @@ def odds_nb(
         play_contract_nb(st, params, deck_cards, hands, blind, 0, params[P_MIN_BID], trump,
                          True, policies, pp, k, ri, ru, rf, False, ti, 0, scratch_i,
                          scratch_u)
+
+
+@njit(cache=True, parallel=True)
+def odds_strains_nb(
+    seed: np.uint64, hand: np.uint64, blind_known: np.uint64, samples: int,
+    params: np.ndarray, deck_cards: np.ndarray, policies: np.ndarray, pp: np.ndarray,
+    ri: np.ndarray, ru: np.ndarray, rf: np.ndarray,
+) -> None:
+    """:func:`odds_nb` for every strain t (0..4) into ``ri[t]``, ``ru[t]``, ``rf[t]``, the
+    strains on parallel threads (each strain's rows depend only on the seed)."""
+    for t in prange(ri.shape[0]):
+        odds_nb(seed, hand, blind_known, samples, t, params, deck_cards, policies, pp, ri[t],
+                ru[t], rf[t])

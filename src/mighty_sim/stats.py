@@ -1,0 +1,22 @@
+"""Small statistics shared by the analyses, odds and duels (no heavy imports).
+
+>>> wilson_interval(8, 10)  # doctest: +ELLIPSIS
+(0.49..., 0.94...)
+"""
+
+from __future__ import annotations
+
+import math
+
+Z95 = 1.959963984540054  # two-sided 95% normal quantile
+
+
+def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a binomial proportion (95% by default)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
