@@ -399,3 +399,16 @@ def test_games_to_the_target_end_as_the_reference_ends_them(name: str) -> None:
         assert max(t) >= profile.ledger_target or deals == 300
         reached += max(t) >= profile.ledger_target
     assert reached >= 30
+
+
+def test_default_shards_hold_about_the_same_number_of_deals(tmp_path: Path) -> None:
+    """Files of about 2**19 deals whatever the game length: --ledger K divides the games
+    a shard holds by K, games played to a target by 64."""
+    for args, expected in ((["--ledger", "4"], (1 << 19) // 4),
+                           (["--profile", "ucla-4p", "--to-target"], (1 << 19) // 64)):
+        out = tmp_path / str(expected)
+        code, _, err = _cli("simulate", "--deals", "8", "--workers", "1", "--out", str(out),
+                            *args)
+        assert code == 0, err
+        config = json.loads((out / "_run.json").read_text())["config"]
+        assert config["shard_games"] == expected

@@ -136,8 +136,8 @@ def demo(deals: int, out: Path) -> None:
 @click.option("--tricks", is_flag=True, help="Also write every trick to a tricks table.")
 @click.option("--resume", is_flag=True, help="Complete an interrupted run in --out.")
 @click.option("--overwrite", is_flag=True, help="Replace a run already in --out.")
-@click.option("--shard-games", type=int, default=SHARD_GAMES, show_default=True,
-              help="Games per Parquet file.")
+@click.option("--shard-games", type=int, default=None,
+              help=f"Games per Parquet file [default: about {SHARD_GAMES:,} deals' worth].")
 @click.option("--executor", type=click.Choice(["local", "dask"]), default="local",
               show_default=True, help="Local worker processes, or a Dask cluster.")
 @click.option("--address", default=None, help="Dask scheduler, e.g. tcp://host:8786.")
@@ -145,7 +145,7 @@ def demo(deals: int, out: Path) -> None:
 def simulate(profile: str, deals: int, seed: int, workers: int, out: Path, players: str,
              aggressiveness: float, ledger: int | None, to_target: bool, tricks: bool,
              resume: bool, overwrite: bool,
-             shard_games: int, executor: str, address: str | None,
+             shard_games: int | None, executor: str, address: str | None,
              scheduler_file: str | None) -> None:
     """Play DEALS complete deals into a hive-partitioned Parquet dataset in OUT.
 
@@ -163,6 +163,8 @@ def simulate(profile: str, deals: int, seed: int, workers: int, out: Path, playe
                   parse_players(players, p.players))
     if ledger is None:
         ledger = 500 if to_target else 1
+    if shard_games is None:  # files of about 2**19 deals (ucla games last about 60)
+        shard_games = max(1, SHARD_GAMES // (64 if to_target else max(ledger, 1)))
     config = RunConfig(p, deals, seed, specs, ledger, tricks, shard_games, to_target)
     with _progress("simulate" if not to_target else "simulate (games)",
                    config.games * config.units_per_game) as advance:

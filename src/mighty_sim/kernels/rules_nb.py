@@ -271,21 +271,22 @@ def trick_winner_nb(
     """Index into ``played`` of the winning card: Mighty, a powered joker, the highest
     trump, the highest card of the suit to follow; of equal cards the first played."""
     mighty = mighty_of_nb(params, trump)
-    for i in range(n_played):
-        if played[i] == mighty:
+    joker_at = -1
+    best = -1  # the highest trump so far
+    for i in range(n_played):  # one pass: most tricks hold neither Mighty nor the joker
+        c = played[i]
+        if c == mighty:
             return i
-    if joker_has_power_nb(played, n_played, trump, trick_no, demanded, params):
-        for i in range(n_played):
-            if played[i] == JOKER_BIT:
-                return i
-    best = -1
-    if trump != NO_TRUMP:
-        for i in range(n_played):
-            c = played[i]
-            if c != JOKER_BIT and c // 13 == trump and (best < 0 or c > played[best]):
-                best = i
-        if best >= 0:
-            return best
+        if c == JOKER_BIT:
+            if joker_at < 0:
+                joker_at = i
+        elif trump != NO_TRUMP and c // 13 == trump and (best < 0 or c > played[best]):
+            best = i
+    if joker_at >= 0 and joker_has_power_nb(played, n_played, trump, trick_no, demanded,
+                                            params):
+        return joker_at
+    if best >= 0:
+        return best
     suit = suit_to_follow_nb(played, n_played, trump, trick_no, joker_suit, params)
     for i in range(n_played):
         c = played[i]
