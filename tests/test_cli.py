@@ -58,3 +58,18 @@ def test_python_dash_m() -> None:
     proc = subprocess.run([sys.executable, "-m", "mighty_sim", "--help"], capture_output=True,
                           text=True, check=False)
     assert proc.returncode == 0 and "rules" in proc.stdout and "verify" in proc.stdout
+
+
+def test_the_command_exits_promptly_with_its_code_and_all_its_output() -> None:
+    """`python -m mighty_sim` ends with os._exit after flushing: the output must be whole
+    (a large JSON document piped out) and the exit codes those of the command."""
+    cmd = [sys.executable, "-m", "mighty_sim"]
+    ok = subprocess.run([*cmd, "rules", "show", "ucla-5p", "--format", "json"],
+                        capture_output=True, text=True, check=False)
+    assert ok.returncode == 0 and json.loads(ok.stdout)["profile"]["name"] == "ucla-5p"
+    bad = subprocess.run([*cmd, "odds", "--hand", "ZZ"], capture_output=True, text=True,
+                         check=False)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "not a card" in bad.stderr
+    usage = subprocess.run([*cmd, "no-such-command"], capture_output=True, text=True,
+                           check=False)
+    assert usage.returncode == 2 and "No such command" in usage.stderr

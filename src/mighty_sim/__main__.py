@@ -1,5 +1,5 @@
 """``python -m mighty_sim``: the same as the ``mighty-sim`` command."""
 
-from .cli import main
+from .cli import run
 
-main(prog_name="mighty-sim")
+run()

@@ -43,6 +43,29 @@ def main() -> None:
     """
 
 
+def run() -> None:
+    """The ``mighty-sim`` command: :func:`main`, then a prompt exit.
+
+    Ending a process that has loaded the Numba kernels takes 0.3 to 1 s (the compiled code
+    and Numba's objects are freed one by one), a third of a small command's time. Once the
+    command has returned (files closed, workers and clusters shut down in their own
+    ``with`` and ``finally`` blocks) and its output is flushed, nothing is left to do, so
+    the process exits at once with the command's exit code.
+    """
+    code: int = 0
+    try:
+        main(prog_name="mighty-sim")
+    except SystemExit as e:
+        if isinstance(e.code, str):
+            print(e.code, file=sys.stderr)
+            code = 1
+        else:
+            code = e.code or 0
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
 @main.group(cls=_Group)
 def rules() -> None:
     """List and show rule profiles."""
