@@ -184,7 +184,7 @@ def play_until_nb(
         hand = h[seat]
         legal = legal_plays_nb(hand, tr, k, s[S_TRUMP], trick_no, s[S_JOKER_SUIT],
                                s[S_DEMANDED] == 1, lead_request_nb(s, seat), params)
-        demand_card = -1
+        demand_card = -1  # demand_card_nb's test on values at hand: no arrays passed here
         if (k == 0 and hunter_rule and in_tricks_nb(params[P_HUNTER_TRICKS], trick_no)
                 and not has_nb(hand, JOKER_BIT)):
             demand_card = s[S_HUNTER]
