@@ -112,3 +112,11 @@ def test_duel_is_antisymmetric_and_detects_the_stronger_player() -> None:
 def test_duel_cli_rejects_bad_input(args: list[str], message: str) -> None:
     r = CliRunner().invoke(main, ["duel", *args, "--deals", "50"])
     assert r.exit_code == 2 and message in r.stderr
+
+
+def test_duel_reports_progress_after_every_batch() -> None:
+    from mighty_sim.duel import duel
+
+    seen: list[int] = []
+    duel(STANDARD, "heuristic", "random", deals=40, seed=1, progress=seen.append)
+    assert seen == [40] * (2 * STANDARD.players)

@@ -361,8 +361,10 @@ def duel(players: tuple[str, ...], deals: int, seed: int, field: str, profile: s
 
     if len(players) != 2:
         raise ValueError("duel takes exactly two --players (A and B)")
-    result = run_duel(load_profile(profile), players[0], players[1], deals=deals, seed=seed,
-                      field=field)
+    prof = load_profile(profile)
+    with _progress("duel", 2 * prof.players * deals) as advance:
+        result = run_duel(prof, players[0], players[1], deals=deals, seed=seed, field=field,
+                          progress=advance)
     if fmt == "json":
         click.echo(json.dumps(result, indent=1))
     else:

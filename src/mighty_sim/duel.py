@@ -17,6 +17,7 @@ True
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -48,12 +49,13 @@ def _interval(diff: np.ndarray) -> dict[str, float | int]:
 
 def duel(
     profile: RuleProfile, a: str, b: str, *, deals: int, seed: int = 0,
-    field: str = "heuristic",
+    field: str = "heuristic", progress: Callable[[int], None] | None = None,
 ) -> dict[str, object]:
     """Duplicate match of A against B over ``deals`` games of one deal.
 
     Besides the overall figures, ``declarer`` compares the two where the seat declared in
     both lineups (each such seat and game a sample): how much better A plays a contract.
+    ``progress(deals)`` is called after each of the 2 x players batches.
     """
     if deals < 2:
         raise ValueError("deals: a duel needs at least 2 deals")
@@ -65,7 +67,11 @@ def duel(
         line_a = tuple(pa if s == seat else pf for s in range(n))
         line_b = tuple(pb if s == seat else pf for s in range(n))
         pay_a, decl_a = _seat_payouts(profile, line_a, seat, deals, seed)
+        if progress is not None:
+            progress(deals)
         pay_b, decl_b = _seat_payouts(profile, line_b, seat, deals, seed)
+        if progress is not None:
+            progress(deals)
         diff += pay_a - pay_b
         both = decl_a & decl_b
         as_declarer.append(pay_a[both] - pay_b[both])
