@@ -10,7 +10,6 @@ count. Run it on a 10M-deal dataset to check the 10-second target:
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import subprocess
 import sys
@@ -18,6 +17,7 @@ import time
 from pathlib import Path
 
 import polars as pl
+from _results import save
 
 from mighty_sim.analysis import analyze_dataset, scan_deals
 
@@ -39,8 +39,7 @@ def main() -> None:
     played = int(tables["bid_success"]["n"].sum())
     result = {"rows": rows, "played_deals": played, "analyze_seconds": seconds}
     print(f"{rows:,} rows ({played:,} played deals): analyze in {seconds:.2f} s")
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=2) + "\n")
+    save(result, args.out)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,6 @@ first. Start-up (cluster, worker imports, kernel cache loads) is included.
 from __future__ import annotations
 
 import argparse
-import json
 import subprocess
 import sys
 import tempfile
@@ -19,6 +18,7 @@ import time
 from pathlib import Path
 
 import polars as pl
+from _results import print_figures, save
 
 
 def _run(deals: int, out: Path, executor: str) -> float:
@@ -43,10 +43,8 @@ def main() -> None:
         assert a.sort("deal_id").equals(b.sort("deal_id")), "dask and local rows differ"
     result = {"deals": args.deals, "local_2w_deals_per_s": args.deals / local,
               "dask_2w_deals_per_s": args.deals / dask, "ratio_dask_vs_local": local / dask}
-    for k, v in result.items():
-        print(f"{k:<28} {v:>12,.2f}")
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=2) + "\n")
+    print_figures(result)
+    save(result, args.out)
 
 
 if __name__ == "__main__":

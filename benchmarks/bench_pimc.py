@@ -15,9 +15,10 @@ What it counts:
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from pathlib import Path
+
+from _results import save
 
 from mighty_sim.duel import duel
 from mighty_sim.engine import parse_players, play_batch
@@ -63,8 +64,7 @@ def main() -> None:
               f"(95% CI {d['ci_low']:+.3f} to {d['ci_high']:+.3f}, {d['n']:,} contracts); "
               f"{time.perf_counter() - t3:.0f} s")
         result["duel"] = r
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=1))
+    save(result, args.out)
 
 
 if __name__ == "__main__":

@@ -11,11 +11,11 @@ The machine is shared and noisy: read the ratio, not the absolute figures.
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from pathlib import Path
 
 import numpy as np
+from _results import save
 
 from mighty_sim.differential import decision_arrays, record_random_deals
 from mighty_sim.kernels import rules_nb
@@ -61,8 +61,7 @@ def main() -> None:
     print(f"reference (pure Python):             {m / t_ref:,.0f} decisions/s")
     print(f"ratio kernel/reference, this run:    {t_ref / t_kernel:,.0f}x")
     if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(result, indent=2))
+        save(result, args.out)
     if mismatches:
         raise SystemExit(1)
 

@@ -21,7 +21,6 @@ printed and written as JSON (``--out``). Generated reports are output, not truth
 from __future__ import annotations
 
 import argparse
-import json
 import resource
 import subprocess
 import sys
@@ -29,6 +28,8 @@ import tempfile
 import time
 from fractions import Fraction
 from pathlib import Path
+
+from _results import print_figures, save
 
 from mighty_sim.dataset import deals_table
 from mighty_sim.engine import parse_players, play_batch
@@ -110,10 +111,8 @@ def main() -> None:
     results["ratio_simulate_2w_vs_reference"] = results["simulate_2w_deals_per_s"] / ref
     results["ratio_simulate_2w_vs_1w"] = (results["simulate_2w_deals_per_s"]
                                          / results["simulate_1w_deals_per_s"])
-    for k, v in results.items():
-        print(f"{k:<40} {v:>14,.2f}")
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(results, indent=2) + "\n")
+    print_figures(results)
+    save(results, args.out)
 
 
 if __name__ == "__main__":
