@@ -18,7 +18,7 @@ from typing import Any
 import click
 
 from .cards import format_cards, parse_cards
-from .engine import SHARD_GAMES
+from .engine import SHARD_GAMES, deals_per_game
 from .profile import BUILTIN_PROFILES, load_profile
 
 
@@ -186,8 +186,8 @@ def simulate(profile: str, deals: int, seed: int, workers: int, out: Path, playe
                   parse_players(players, p.players))
     if ledger is None:
         ledger = 500 if to_target else 1
-    if shard_games is None:  # files of about 2**19 deals (ucla games last about 60)
-        shard_games = max(1, SHARD_GAMES // (64 if to_target else max(ledger, 1)))
+    if shard_games is None:  # files of about 2**19 deals
+        shard_games = max(1, SHARD_GAMES // deals_per_game(ledger, to_target))
     config = RunConfig(p, deals, seed, specs, ledger, tricks, shard_games, to_target)
     with _progress("simulate" if not to_target else "simulate (games)",
                    config.games * config.units_per_game) as advance:

@@ -36,6 +36,16 @@ from .reference.rules import cards_of
 
 SHARD_GAMES = 1 << 19  # games per Parquet file of a run (the runner's default)
 
+
+def deals_per_game(ledger: int, to_target: bool) -> int:
+    """Deals a game is expected to last, for sizing buffers, batches and files: ``ledger``,
+    or for a game played to a target at most 64 (ucla games last about 36 to 60).
+
+    >>> deals_per_game(10, False), deals_per_game(500, True)
+    (10, 64)
+    """
+    return min(ledger, 64) if to_target else max(ledger, 1)
+
 __all__ = ["Batch", "PlayerSpec", "R_OUTCOME", "parse_player", "parse_players", "play_batch"]
 
 
@@ -204,7 +214,7 @@ def play_batch(
     done = 0
     # rows a game: a first guess, then what the games so far took; a game that does not
     # fit is left out by the kernel and played in the next call, with room to spare
-    per_game = min(ledger, 40) * 1.4 + 0.5
+    per_game = deals_per_game(ledger, to_target) * 1.4 + 0.5
     room = 256
     while done < games or not parts:
         todo = games - done

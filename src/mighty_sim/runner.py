@@ -36,7 +36,7 @@ import pyarrow.parquet as pq
 
 from .counts import Counts
 from .dataset import SCHEMA_VERSION, deals_table, tricks_table
-from .engine import SHARD_GAMES, PlayerSpec, check_supported, play_batch
+from .engine import SHARD_GAMES, PlayerSpec, check_supported, deals_per_game, play_batch
 from .profile import RuleProfile, load_profile
 
 RUN_FILE = "_run.json"
@@ -85,8 +85,7 @@ class RunConfig:
     @property
     def batch_games(self) -> int:
         """Games per kernel call: about ``BATCH_GAMES`` deals' worth."""
-        per_game = min(self.ledger, 64) if self.to_target else self.ledger
-        return max(1, BATCH_GAMES // per_game)
+        return max(1, BATCH_GAMES // deals_per_game(self.ledger, self.to_target))
 
     @property
     def shards(self) -> int:
