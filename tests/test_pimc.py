@@ -66,8 +66,8 @@ def _world_case(seed: int, plays: int, me: int, policies: str,
     out = np.zeros((worlds, n + 1), np.uint64)
     ti = np.zeros((12, N_T), np.int64)
     state = np.zeros(N_H + MAX_PLAYERS, np.uint64)
-    used = worlds_after_nb(np.uint64(seed), hands, discards, np.uint64(STANDARD.deck_mask), 0,
-                           trump, MODE_CALLED, called, params, pol, plays, me, out, ti, state)
+    used = worlds_after_nb(np.uint64(seed), hands, discards, 0, trump, MODE_CALLED, called,
+                           params, pol, plays, me, out, ti, state)
     assert used >= 0, "the sampler found no world although the real deal is one"
     return out, ti[:used], state, hands, discards, np.int64(trump)
 

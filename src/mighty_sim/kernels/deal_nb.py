@@ -254,14 +254,11 @@ def play_contract_nb(
     s = scratch_i[1]
     tr = scratch_i[2]
     h = scratch_u[1]
-    deck = np.uint64(0)
-    for c in deck_cards:
-        deck |= bit_nb(c)
     track = False
     for p in range(n):
         if policies[p] == POLICY_PIMC:
             track = True
-    start_play_nb(s, h, tr, params, hands, discards, deck, declarer, bid, trump, changed, mode,
+    start_play_nb(s, h, tr, params, hands, discards, declarer, bid, trump, changed, mode,
                   called, request, track)
     while True:
         t_used = play_until_nb(st, s, h, tr, policies, params, 0.0, record_tricks, ti, t_used,

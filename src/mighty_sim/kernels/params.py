@@ -73,9 +73,10 @@ from ..profile import RuleProfile
     P_DEALER_RULE,
     P_FIRST_BIDDER_RULE,
     P_DECK_SIZE,
+    P_DECK_MASK,
     P_PACKET_COUNT,
     P_PACKET_0,
-) = range(56)
+) = range(57)
 MAX_PACKETS = 12
 N_PARAMS = P_PACKET_0 + MAX_PACKETS
 
@@ -162,6 +163,7 @@ def compile_profile(profile: RuleProfile) -> np.ndarray:
         p.first_bidder
     )
     v[P_DECK_SIZE] = p.deck_size
+    v[P_DECK_MASK] = p.deck_mask  # one deck's cards as a bit mask (53 bits)
     if len(p.deal_packets) > MAX_PACKETS:
         raise ValueError(f"deal_packets: at most {MAX_PACKETS} packets")
     v[P_PACKET_COUNT] = len(p.deal_packets)

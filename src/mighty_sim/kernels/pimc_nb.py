@@ -265,7 +265,7 @@ def pimc_decide_nb(
 
 @njit(cache=True)
 def worlds_after_nb(
-    seed: np.uint64, hands: np.ndarray, discards: np.uint64, deck: np.uint64, declarer: int,
+    seed: np.uint64, hands: np.ndarray, discards: np.uint64, declarer: int,
     trump: int, mode: int, called: int, params: np.ndarray, policies: np.ndarray,
     plays: int, me: int, out: np.ndarray, ti: np.ndarray, state: np.ndarray,
 ) -> int:
@@ -279,7 +279,7 @@ def worlds_after_nb(
     s = np.zeros(N_S, np.int64)
     h = np.zeros(N_H, np.uint64)
     tr = np.full(MAX_PLAYERS, -1, np.int64)
-    start_play_nb(s, h, tr, params, hands, discards, deck, declarer, params[P_MIN_BID], trump,
+    start_play_nb(s, h, tr, params, hands, discards, declarer, params[P_MIN_BID], trump,
                   False, mode, called, -1, True)
     used = play_until_nb(st, s, h, tr, policies, params, 0.0, True, ti, 0, 0, plays)
     w = np.zeros(MAX_PLAYERS + 1, np.uint64)

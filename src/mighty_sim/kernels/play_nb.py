@@ -30,6 +30,7 @@ from .params import (
     MODE_CALLED,
     MODE_FIRST_TRICK,
     P_BID_UNIT,
+    P_DECK_MASK,
     P_HAND_SIZE,
     P_HUNTER_RULE,
     P_HUNTER_TRICKS,
@@ -65,7 +66,7 @@ N_T = T_CARDS + MAX_PLAYERS
 @njit(cache=True)
 def start_play_nb(
     s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray, hands: np.ndarray,
-    discards: np.uint64, deck: np.uint64, declarer: int, bid: int, trump: int, changed: bool,
+    discards: np.uint64, declarer: int, bid: int, trump: int, changed: bool,
     mode: int, called: int, request: int, track: bool,
 ) -> None:
     """Set up the play of a contract: ``hands`` after the exchange, the friend found from
@@ -78,7 +79,7 @@ def start_play_nb(
         tr[p] = -1
     h[H_SEEN] = 0
     h[H_DISCARDS] = discards
-    h[H_DECK] = deck
+    h[H_DECK] = np.uint64(params[P_DECK_MASK])
     friend = -1
     kind = FRIEND_KIND_OPEN_SOLO
     if mode == MODE_CALLED:
