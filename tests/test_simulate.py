@@ -346,10 +346,27 @@ def test_trick_bid_profiles_simulate(tmp_path: Path, players: str) -> None:
         assert 0.5 < df["success"].mean() < 0.97
 
 
-def test_two_deck_profiles_are_refused(tmp_path: Path) -> None:
-    code, _, err = _cli("simulate", "--profile", "russian-6p", "--deals", "10", "--players",
-                        "random", "--out", str(tmp_path / "two"))
-    assert code == 2 and "two decks" in err
+def test_two_deck_profiles_simulate_show_and_analyze(tmp_path: Path) -> None:
+    out = tmp_path / "two"
+    code, text, _ = _cli("simulate", "--profile", "russian-6p", "--deals", "400", "--seed", "2",
+                         "--workers", "2", "--out", str(out), "--tricks")
+    assert code == 0 and "400 deals played" in text
+    df = scan(out)
+    assert {"hands_deck2", "blind_deck2", "discards_deck2"} <= set(df.columns)
+    row = df.filter(pl.col("outcome") == "played").row(0, named=True)
+    code, text, _ = _cli("show", str(out), "--deal", str(row["deal_id"]))
+    assert code == 0 and "trick 17" in text
+    seat0 = next(line for line in text.splitlines() if line.startswith("  seat 0:"))
+    assert len(seat0.split(":", 1)[1].split("(")[0].split()) == 17  # both decks' cards
+    code, text, _ = _cli("analyze", str(out), "--format", "json")
+    assert code == 0
+    import json
+
+    data = json.loads(text)
+    assert sum(r["n"] for r in data["bid_success"]) == 400
+    code, _, err = _cli("simulate", "--profile", "russian-6p", "--deals", "5", "--players",
+                        "pimc", "--out", str(tmp_path / "p"))
+    assert code == 2 and "one-deck" in err
 
 
 @pytest.mark.parametrize("name", ["ucla-5p", "ucla-4p"])

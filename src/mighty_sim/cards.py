@@ -10,9 +10,17 @@ A card is one bit of an integer mask::
 with suits in the order ``S H D C`` (suit index 0..3) and ranks from low to high,
 ``2 3 4 5 6 7 8 9 10 J Q K A`` (rank index 0..12). So ``2S`` is bit 0, ``AS`` bit 12,
 ``AD`` bit 38 and ``JK`` bit 52. A hand is the OR of its cards' bits and fits in 53 bits
-(a ``uint64`` in the kernels). Two-deck profiles (RULES.md section 4) hold a second
-copy of each card in a second mask of the same layout ("plane"); see
-:attr:`mighty_sim.profile.RuleProfile.deck_copies`.
+(a ``uint64`` in the kernels).
+
+Two decks (RULES.md section 4, :attr:`mighty_sim.profile.RuleProfile.deck_copies` = 2): a
+physical card is ``plane * 64 + bit``, where ``plane`` 0 or 1 is the deck it comes from and
+``bit`` is as above, except that each deck brings two jokers, at bits 52 and 53. A two-deck
+hand is then one 118-bit Python integer (two ``uint64`` "planes" in the kernels). The rules
+see only a card's *kind* (:func:`kind_of`: its one-deck bit, 52 for every joker); which copy
+was played matters only for the order of play.
+
+>>> kind_of(64 + 12), kind_of(117), fold(copies(12) | (1 << 53))  == (1 << 12) | (1 << 52)
+(12, 52, True)
 
 Every other constant here is derived from the layout. Text is converted to masks only at
 the edges (parsing user input, printing results).
@@ -47,6 +55,57 @@ POINT_CARDS: int = sum(1 << (s * N_RANKS + r) for s in range(N_SUITS) for r in P
 _UNICODE_SUITS = {"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C"}
 _RANK_ALIASES = {"T": "10"}
 _TOKEN = re.compile(r"^(10|[2-9TJQKA])([SHDC])$")
+
+
+PLANE_BITS = 64
+"""Bits per plane of a two-deck mask: a physical card is ``plane * 64 + bit``."""
+JOKER2_BIT = JOKER_BIT + 1  # 53: a deck's second joker, in two-deck profiles
+_PLANE_MASK = (1 << PLANE_BITS) - 1
+_JOKER_PAIR = JOKER | (1 << JOKER2_BIT)
+
+
+def kind_of(card: int) -> int:
+    """The kind (one-deck bit, 52 for any joker) of a physical card id.
+
+    >>> kind_of(12), kind_of(76), kind_of(53)
+    (12, 12, 52)
+    """
+    b = card & (PLANE_BITS - 1)
+    return JOKER_BIT if b >= JOKER_BIT else b
+
+
+def fold(mask: int) -> int:
+    """The kinds present in a mask of physical cards (a one-deck mask is its own fold).
+
+    >>> fold((1 << 12) | (1 << 76)) == 1 << 12
+    True
+    """
+    f = (mask | (mask >> PLANE_BITS)) & _PLANE_MASK
+    if f & _JOKER_PAIR:
+        f = (f & ~_JOKER_PAIR) | JOKER
+    return f
+
+
+def copies(kind: int) -> int:
+    """Mask of every physical card of a kind, in both planes (both jokers of each plane).
+
+    >>> bin(copies(0))
+    '0b10000000000000000000000000000000000000000000000000000000000000001'
+    """
+    one = _JOKER_PAIR if kind == JOKER_BIT else 1 << kind
+    return one | (one << PLANE_BITS)
+
+
+def unfold(kinds: int) -> int:
+    """Mask of every physical copy of the kinds in a one-deck mask (see :func:`copies`).
+
+    >>> unfold(JOKER) == copies(JOKER_BIT)
+    True
+    """
+    m = kinds & ~JOKER
+    if kinds & JOKER:
+        m |= _JOKER_PAIR
+    return m | (m << PLANE_BITS)
 
 
 def card_bit(rank_index: int, suit_index: int) -> int:
@@ -133,6 +192,8 @@ def card_name(bit: int) -> str:
     >>> card_name(52), card_name(21)
     ('JK', '10H')
     """
+    if 0 <= bit < 2 * PLANE_BITS and bit & (PLANE_BITS - 1) <= JOKER2_BIT:
+        bit = kind_of(bit)  # a card of a two-deck profile names its kind
     if bit == JOKER_BIT:
         return "JK"
     if not 0 <= bit < JOKER_BIT:
@@ -161,9 +222,40 @@ def format_cards(mask: int) -> str:
     >>> format_cards(parse_cards("3C JK 10S 4S"))
     'JK 10S 4S 3C'
     """
-    if not isinstance(mask, int) or mask < 0 or mask >> N_CARD_KINDS:
+    if not isinstance(mask, int) or mask < 0 or mask >> (PLANE_BITS + JOKER2_BIT + 1):
         raise ValueError(f"not a card mask: {mask!r}")
-    return " ".join(card_name(b) for b in iter_bits(mask))
+    if not mask >> N_CARD_KINDS:
+        return " ".join(card_name(b) for b in iter_bits(mask))
+    return " ".join(  # two decks: a kind as often as its copies
+        " ".join([card_name(b)] * (mask & copies(b)).bit_count()) for b in iter_bits(fold(mask))
+    )
+
+
+JOKER_IDS: tuple[int, ...] = (JOKER_BIT, PLANE_BITS + JOKER_BIT, JOKER2_BIT,
+                              PLANE_BITS + JOKER2_BIT)
+"""Physical ids of the jokers of a two-deck profile, in the order they enter the deck."""
+
+
+def parse_physical(text: str) -> int:
+    """Two-deck mask of the cards in ``text``: a card named twice is its two copies (the
+    first from deck 0), a joker named up to four times takes the ids of :data:`JOKER_IDS`.
+
+    >>> format_cards(parse_physical("AS jk AS jk 2c"))
+    'JK JK AS AS 2C'
+    >>> parse_physical("AS") == parse_cards("AS")
+    True
+    """
+    mask = 0
+    for token in re.split(r"[\s,]+", text.strip()):
+        if not token:
+            continue
+        kind = parse_card(token).bit_length() - 1
+        ids = JOKER_IDS if kind == JOKER_BIT else (kind, PLANE_BITS + kind)
+        free = [c for c in ids if not mask >> c & 1]
+        if not free:
+            raise ValueError(f"card named more often than two decks hold it: {token!r}")
+        mask |= 1 << free[0]
+    return mask
 
 
 def card_count(mask: int) -> int:

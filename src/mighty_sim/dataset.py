@@ -4,6 +4,9 @@ One row per dealt attempt in ``deals`` (a redeal is a row too); with ``--tricks`
 row per trick in ``tricks``. Cards are masks in the layout of :func:`parse_cards`
 (``hands``, ``blind``, ``discards``) or card text (``friend_card``, trick ``cards``).
 Columns that do not apply to a redeal are null there; a redeal's payouts are zeros.
+With two decks (RULES.md s.4) ``hands``, ``blind`` and ``discards`` hold the first deck's
+cards and ``hands_deck2``, ``blind_deck2``, ``discards_deck2`` the second deck's, in the
+same layout but for bit 53, each deck's second joker; trick ``cards`` name the kinds.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from .cards import SUITS, card_name
 from .engine import Batch
 from .kernels.deal_nb import (
     F_STRENGTH,
+    N_U,
     R_ATTEMPT,
     R_AUCTION_BID,
     R_AUCTION_TRUMP,
@@ -59,7 +63,8 @@ from .profile import TRUMPS
 
 SCHEMA_VERSION = 1
 OUTCOMES = ("played", "all-pass", "weak-redeal")
-CARD_NAMES = pa.array([card_name(b) for b in range(53)])
+CARD_NAMES = pa.array([card_name(b) if b % 64 < 54 else "" for b in range(128)])
+"""Card names by card id (one deck: bits 0..52; two decks: physical ids, see cards.py)."""
 
 
 def _history_names() -> pa.Array:
@@ -154,6 +159,10 @@ def deals_table(batch: Batch, players: int) -> pa.Table:
         "declarer_hand_points": _nullable(ri[:, R_HAND_POINTS].astype(np.int8), not_played,
                                           pa.int8()),
     }
+    if ru.shape[1] > N_U:  # two decks: each plane-0 column's second-deck copies
+        columns["hands_deck2"] = _fixed_lists(ru[:, N_U:], players, pa.uint64())
+        columns["blind_deck2"] = pa.array(ru[:, N_U + U_BLIND])
+        columns["discards_deck2"] = _nullable(ru[:, N_U + U_DISCARDS], not_played, pa.uint64())
     return pa.table(columns)
 
 

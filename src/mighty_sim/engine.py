@@ -1,4 +1,4 @@
-"""Whole deals in Numba, batch by batch: the public face of :mod:`.kernels.deal_nb`.
+"""Whole deals in Numba, batch by batch: the public face of :mod:`.kernels.games_nb`.
 
 :func:`play_batch` validates, allocates the output buffers and calls the kernel once per
 batch (again only if a batch outgrows its buffers); the result is a :class:`Batch` of
@@ -25,8 +25,8 @@ from .kernels.deal_nb import (
     N_R,
     N_U,
     R_OUTCOME,
-    play_games_nb,
 )
+from .kernels.games_nb import play_games_nb
 from .kernels.params import compile_profile
 from .kernels.pimc_nb import DEFAULT_WORLDS, PP_NOISE, PP_ROLLOUTS, PP_WORLDS
 from .kernels.play_nb import N_T
@@ -168,21 +168,34 @@ def policy_arrays(players: tuple[PlayerSpec, ...]) -> tuple[np.ndarray, np.ndarr
     return policies, pp
 
 
+def deck_array(profile: RuleProfile) -> np.ndarray:
+    """The kernel's ``deck_cards``: the deck's cards low to high; with two decks, its
+    physical cards followed by the card kinds that may be called.
+
+    >>> from mighty_sim.profile import load_profile
+    >>> len(deck_array(load_profile("standard"))), len(deck_array(load_profile("russian-8p")))
+    (53, 153)
+    """
+    cards = cards_of(profile.card_mask)
+    if profile.deck_copies == 2:
+        cards += cards_of(profile.deck_mask)
+    return np.array(cards, np.int64)
+
+
 def check_supported(profile: RuleProfile, players: tuple[PlayerSpec, ...] = ()) -> None:
     """Raise ValueError unless the batch engine is verified for these rules and players.
 
-    Verified (against the reference engine deal by deal, and by scripted scenarios):
-    every one-deck profile. Two decks need a second card plane.
+    Verified (against the reference engine deal by deal, and by scripted scenarios): every
+    profile with ``random`` and ``heuristic`` players; PIMC players with one deck.
 
     >>> from mighty_sim.profile import load_profile
-    >>> check_supported(load_profile("russian-6p"))
+    >>> check_supported(load_profile("russian-6p"), parse_players("pimc", 6))
     Traceback (most recent call last):
     ...
-    ValueError: profile russian-6p: the batch simulator does not play two decks yet
+    ValueError: profile russian-6p: PIMC players play one-deck profiles only
     """
-    if profile.deck_copies != 1:
-        raise ValueError(f"profile {profile.name}: the batch simulator does not play two "
-                         "decks yet")
+    if profile.deck_copies != 1 and any(p.policy == "pimc" for p in players):
+        raise ValueError(f"profile {profile.name}: PIMC players play one-deck profiles only")
 
 
 def play_batch(
@@ -208,7 +221,7 @@ def play_batch(
         raise ValueError(f"profile {profile.name}: no ledger_target to play to")
     target = float(profile.ledger_target) if to_target else 0.0
     params = compile_profile(profile)
-    deck_cards = np.array(cards_of(profile.deck_mask), np.int64)
+    deck_cards = deck_array(profile)
     policies, pp = policy_arrays(players)
     parts: list[Batch] = []
     done = 0
@@ -221,7 +234,7 @@ def play_batch(
         cap = max(int(todo * per_game) + 64, room)
         tcap = cap * profile.tricks if record_tricks else 1
         ri = np.zeros((cap, N_R), np.int64)
-        ru = np.zeros((cap, N_U), np.uint64)
+        ru = np.zeros((cap, N_U * profile.deck_copies), np.uint64)
         rf = np.zeros((cap, N_F), np.float64)
         rw = np.zeros((cap, MAX_PLAYERS), np.int16)
         rh = np.zeros((cap, HISTORY), np.int16)
@@ -231,6 +244,9 @@ def play_batch(
             deck_cards, record_tricks, ri, ru, rf, rw, rh, ti,
         )
         if g == 0 and todo > 0:  # not even one game fitted
+            if cap > 4 * 60_000 * deals_per_game(ledger, to_target):
+                raise RuntimeError(f"profile {profile.name}: a game did not end: its deals "
+                                   "were redealt 60,000 times in a row")
             room = cap * 2
             continue
         if g:

@@ -42,6 +42,8 @@ def hand_odds(
     players: tuple[PlayerSpec, ...] | None = None,
 ) -> list[dict[str, object]]:
     """Every contract's success probability (95% Wilson interval) and expected payout."""
+    if profile.deck_copies != 1:
+        raise ValueError(f"profile {profile.name}: hand odds are for one-deck profiles only")
     if hand & ~profile.deck_mask or hand.bit_count() != profile.hand_size:
         raise ValueError(f"hand: give exactly {profile.hand_size} cards of the deck "
                          f"(got {hand.bit_count()}: {format_cards(hand & profile.deck_mask)})")

@@ -34,7 +34,18 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from .cards import JOKER, N_RANKS, POINT_CARDS, SUITS, card_name, parse_card
+from .cards import (
+    JOKER,
+    JOKER_BIT,
+    JOKER_IDS,
+    N_RANKS,
+    PLANE_BITS,
+    POINT_CARDS,
+    SUITS,
+    card_name,
+    fold,
+    parse_card,
+)
 
 BidUnit = Literal["points", "tricks"]
 StrainOrder = Literal["nt-over-suits", "bridge"]
@@ -190,17 +201,35 @@ class RuleProfile:
 
     @property
     def deck_mask(self) -> int:
-        """Mask of the card kinds in a one-deck profile (all copies folded together).
+        """Mask of the card kinds in the deck (with two decks, the kinds with a copy left).
 
-        >>> from mighty_sim.cards import format_cards
         >>> load_profile("standard").deck_mask.bit_count()
         53
+        >>> load_profile("russian-7p").deck_mask.bit_count()
+        51
         """
-        mask = (1 << 52) - 1
-        if self.deck_copies == 1:
-            for c in self.deck_remove:
-                mask &= ~parse_card(c)
-        return mask | (JOKER if self.jokers else 0)
+        return fold(self.card_mask)
+
+    @property
+    def card_mask(self) -> int:
+        """Mask of the physical cards (:mod:`mighty_sim.cards`): the deck mask with one
+        deck; with two, a card removed once loses its deck-1 copy.
+
+        >>> from mighty_sim.cards import format_cards
+        >>> format_cards(load_profile("russian-8p").card_mask).count("2D")
+        1
+        """
+        mask = 0
+        for plane in range(self.deck_copies):
+            mask |= ((1 << 52) - 1) << (plane * PLANE_BITS)
+        for c in self.deck_remove:
+            b = parse_card(c).bit_length() - 1
+            top = b + PLANE_BITS * (self.deck_copies - 1)
+            mask &= ~(1 << (top if mask >> top & 1 else b))
+        ids = JOKER_IDS if self.deck_copies == 2 else (JOKER_BIT,)
+        for j in ids[: self.jokers]:
+            mask |= 1 << j
+        return mask
 
     def resolve_tricks(self, tricks: tuple[int, ...]) -> frozenset[int]:
         """Trick numbers 1..n of a tuple that may count from the end.
@@ -353,8 +382,8 @@ def _validate(p: RuleProfile) -> None:  # noqa: C901 - one flat list of checks r
         raise ValueError(f"players: must be 3 to 8, got {p.players}")
     if p.deck_copies not in (1, 2):
         raise ValueError(f"deck_copies: must be 1 or 2, got {p.deck_copies}")
-    if not 0 <= p.jokers <= 2 * p.deck_copies:
-        raise ValueError(f"jokers: must be 0 to {2 * p.deck_copies}, got {p.jokers}")
+    if not 0 <= p.jokers <= (4 if p.deck_copies == 2 else 1):
+        raise ValueError(f"jokers: must be 0 to {4 if p.deck_copies == 2 else 1}, got {p.jokers}")
     specials: tuple[str, ...] = ("mighty", "mighty_alternative", "hunter", "hunter_alternative")
     specials = specials if p.hunter else specials[:2]
     for name in specials:

@@ -7,14 +7,27 @@ recording on) and checked against the stored row before it is shown.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
 
-from .cards import format_cards
+from .cards import PLANE_BITS, format_cards
 from .dataset import deals_table, tricks_table
 from .engine import play_batch
 from .runner import load_run
+
+
+def _cards(row: dict[str, Any], column: str, seat: int | None = None) -> int:
+    """A row's card mask, both decks' cards together in a two-deck profile."""
+    def pick(col: str) -> int:
+        v = row[col]
+        return int(v[seat] if seat is not None else v)
+
+    mask = pick(column)
+    if f"{column}_deck2" in row:
+        mask |= pick(f"{column}_deck2") << PLANE_BITS
+    return mask
 
 
 def describe_deal(dataset: Path, deal_id: int) -> str:
@@ -44,10 +57,10 @@ def describe_deal(dataset: Path, deal_id: int) -> str:
         f"({config.profile.fingerprint()}), seed {config.seed}",
         f"dealer seat {row['dealer']}, first bidder seat {row['first_bidder']}",
     ]
-    for s, hand in enumerate(row["hands"]):
-        lines.append(f"  seat {s}: {format_cards(hand)}   (weak-hand score "
+    for s in range(n):
+        lines.append(f"  seat {s}: {format_cards(_cards(row, 'hands', s))}   (weak-hand score "
                      f"{row['weak_scores'][s]:g})")
-    lines.append(f"  blind: {format_cards(row['blind'])}")
+    lines.append(f"  blind: {format_cards(_cards(row, 'blind'))}")
     lines.append("auction: " + " ".join(row["bid_history"]))
     if row["outcome"] != "played":
         who = f" by seat {row['redeal_by']}" if row["redeal_by"] is not None else ""
@@ -55,7 +68,7 @@ def describe_deal(dataset: Path, deal_id: int) -> str:
         return "\n".join(lines)
     lines.append(
         f"declarer seat {row['declarer']} won at {row['auction_bid']} {row['auction_trump']}, "
-        f"discarded {format_cards(row['discards'])}, plays {row['bid']} {row['trump']}"
+        f"discarded {format_cards(_cards(row, 'discards'))}, plays {row['bid']} {row['trump']}"
         + (" (trump changed)" if row["trump_changed"] else "")
     )
     friend = row["friend_mode"]

@@ -1,14 +1,10 @@
-"""Whole deals in one kernel call: shuffle, deal, auction, exchange, contract, friend,
-tricks, settlement, for a batch of games (RULES.md section 2; other profiles through the
-compiled parameters).
+"""One dealt attempt in the kernels: shuffle, deal, auction, exchange, contract, friend,
+tricks, settlement (RULES.md section 2; other profiles through the compiled parameters).
+The batch loop over games is :mod:`.games_nb`; two-deck attempts are :mod:`.deal2_nb`.
 
 Output is written row by row into preallocated arrays (one row per dealt attempt, a
 redeal being a row too); the column layout is given by the ``R_*``, ``U_*``, ``F_*`` and
 ``T_*`` constants and turned into an Arrow table by :mod:`mighty_sim.dataset`.
-
-Randomness: attempt ``a`` of game ``g`` draws from stream ``attempt_index(g, a)`` of the
-run's seed, its first dealer from ``dealer_index(g)``; rows therefore depend only on the
-seed and the game number, never on batch or worker.
 """
 
 from __future__ import annotations
@@ -17,15 +13,9 @@ import numpy as np
 from numba import njit
 
 from .auction_nb import beats_nb
-from .borrow_nb import borrow
 from .params import (
-    DEALER_CLOCKWISE,
-    DEALER_FRIEND_FIRST_DEALT,
-    FIRST_BIDDER_DEALER_THEN_DECLARER,
     P_BLIND_SIZE,
-    P_DEALER_RULE,
     P_DECK_SIZE,
-    P_FIRST_BIDDER_RULE,
     P_HAND_SIZE,
     P_MAX_BID,
     P_NT_LEAD_REQUEST,
@@ -41,8 +31,7 @@ from .params import (
 )
 from .pimc_nb import pimc_decide_nb
 from .play_nb import (
-    N_H,
-    N_S,
+    S_DECLARER,
     S_FRIEND,
     S_KIND,
     S_TRICK_NO,
@@ -67,7 +56,7 @@ from .policy_nb import (
     has_nb,
     strength_nb,
 )
-from .rng_nb import attempt_index_nb, below_nb, dealer_index_nb, seed_stream_nb
+from .rng_nb import below_nb
 from .rules_nb import (
     JOKER_BIT,
     NO_TRUMP,
@@ -76,7 +65,7 @@ from .rules_nb import (
     points_nb,
     popcount_nb,
     suit_mask_nb,
-    weak_qualifies_nb,
+    weak_score_ok_nb,
     weak_score_q_nb,
 )
 
@@ -101,6 +90,77 @@ def _record_bid(rh: np.ndarray, ri: np.ndarray, row: int, code: int) -> None:
     if k < HISTORY:
         rh[row, k] = code
         ri[row, R_HIST_LEN] = k + 1
+
+
+@njit(cache=True)
+def run_auction_nb(
+    st: np.ndarray, params: np.ndarray, hands: np.ndarray, first_bidder: int,
+    policies: np.ndarray, pp: np.ndarray, row: int, ri: np.ndarray, rw: np.ndarray,
+    rh: np.ndarray, scratch_b: np.ndarray,
+) -> tuple[int, int, int]:
+    """The auction (s.2.2) of row ``row``: (declarer, bid, trump), or declarer -1 when the
+    attempt ends in a redeal (its outcome written). ``hands`` are what the policies see
+    (kinds, with two decks); a weak hand is read from the row's weak scores ``rw``."""
+    n = params[P_PLAYERS]
+    passed = scratch_b[0]
+    had_turn = scratch_b[1]
+    pref_trump = np.zeros(MAX_PLAYERS, np.int64)
+    pref_strength = np.zeros(MAX_PLAYERS, np.float64)
+    for s in range(n):
+        passed[s] = False
+        had_turn[s] = False
+        if policies[s] != POLICY_RANDOM:
+            pref_trump[s], pref_strength[s] = best_strain_nb(hands[s], params)
+    high_n, high_t, high_seat = 0, 0, -1
+    passes_in_row = 0
+    turn = first_bidder
+    permanent = params[P_PASSES_PERMANENT] == 1
+    while True:
+        seat = turn
+        weak_ok = params[P_WEAK_WHEN] != WEAK_NEVER and weak_score_ok_nb(rw[row, seat], params)
+        if params[P_WEAK_WHEN] == WEAK_FIRST_TURN and had_turn[seat]:
+            weak_ok = False
+        number, trump = auction_decide_nb(policies[seat], pp[seat], st, hands[seat], weak_ok,
+                                          high_n, high_t, params, pref_trump[seat],
+                                          pref_strength[seat])
+        if number == WEAK:
+            _record_bid(rh, ri, row, seat * 1000 + 1)
+            ri[row, R_OUTCOME] = OUTCOME_WEAK
+            ri[row, R_REDEAL_BY] = seat
+            return -1, 0, 0
+        had_turn[seat] = True
+        if number == PASS or not beats_nb(params, number, trump, high_n, high_t):
+            _record_bid(rh, ri, row, seat * 1000)
+            if permanent:
+                passed[seat] = True
+            passes_in_row += 1
+        else:
+            _record_bid(rh, ri, row, seat * 1000 + number * 10 + trump)
+            high_n, high_t, high_seat = number, trump, seat
+            passes_in_row = 0
+        done = False
+        if permanent:
+            active = 0
+            for s in range(n):
+                if not passed[s]:
+                    active += 1
+            if active == 0:
+                ri[row, R_OUTCOME] = OUTCOME_ALL_PASS
+                return -1, 0, 0
+            if high_seat >= 0 and active == 1 and not passed[high_seat]:
+                done = True
+        else:
+            if high_seat < 0 and passes_in_row == n:
+                ri[row, R_OUTCOME] = OUTCOME_ALL_PASS
+                return -1, 0, 0
+            if high_seat >= 0 and passes_in_row == n - 1:
+                done = True
+        if done:
+            break
+        turn = (turn + 1) % n
+        while passed[turn]:
+            turn = (turn + 1) % n
+    return high_seat, high_n, high_t
 
 
 @njit(cache=True)
@@ -147,67 +207,10 @@ def play_attempt_nb(
                 R_FRIEND_MODE, R_FRIEND_CARD, R_FRIEND_SEAT, R_FRIEND_KIND, R_SUCCESS,
                 R_LEAD_REQUEST):
         ri[row, col] = -1
-    # -- auction (s.2.2) ---------------------------------------------------------------
-    passed = scratch_b[0]
-    had_turn = scratch_b[1]
-    pref_trump = np.zeros(MAX_PLAYERS, np.int64)
-    pref_strength = np.zeros(MAX_PLAYERS, np.float64)
-    for s in range(n):
-        passed[s] = False
-        had_turn[s] = False
-        if policies[s] != POLICY_RANDOM:
-            pref_trump[s], pref_strength[s] = best_strain_nb(hands[s], params)
-    high_n, high_t, high_seat = 0, 0, -1
-    passes_in_row = 0
-    turn = first_bidder
-    permanent = params[P_PASSES_PERMANENT] == 1
-    while True:
-        seat = turn
-        weak_ok = params[P_WEAK_WHEN] != WEAK_NEVER and weak_qualifies_nb(hands[seat], params)
-        if params[P_WEAK_WHEN] == WEAK_FIRST_TURN and had_turn[seat]:
-            weak_ok = False
-        number, trump = auction_decide_nb(policies[seat], pp[seat], st, hands[seat], weak_ok,
-                                          high_n, high_t, params, pref_trump[seat],
-                                          pref_strength[seat])
-        if number == WEAK:
-            _record_bid(rh, ri, row, seat * 1000 + 1)
-            ri[row, R_OUTCOME] = OUTCOME_WEAK
-            ri[row, R_REDEAL_BY] = seat
-            return t_used
-        had_turn[seat] = True
-        if number == PASS or not beats_nb(params, number, trump, high_n, high_t):
-            _record_bid(rh, ri, row, seat * 1000)
-            if permanent:
-                passed[seat] = True
-            passes_in_row += 1
-        else:
-            _record_bid(rh, ri, row, seat * 1000 + number * 10 + trump)
-            high_n, high_t, high_seat = number, trump, seat
-            passes_in_row = 0
-        done = False
-        if permanent:
-            active = 0
-            for s in range(n):
-                if not passed[s]:
-                    active += 1
-            if active == 0:
-                ri[row, R_OUTCOME] = OUTCOME_ALL_PASS
-                return t_used
-            if high_seat >= 0 and active == 1 and not passed[high_seat]:
-                done = True
-        else:
-            if high_seat < 0 and passes_in_row == n:
-                ri[row, R_OUTCOME] = OUTCOME_ALL_PASS
-                return t_used
-            if high_seat >= 0 and passes_in_row == n - 1:
-                done = True
-        if done:
-            break
-        turn = (turn + 1) % n
-        while passed[turn]:
-            turn = (turn + 1) % n
-    declarer = high_seat
-    bid, trump = high_n, high_t
+    declarer, bid, trump = run_auction_nb(st, params, hands, first_bidder, policies, pp, row,
+                                          ri, rw, rh, scratch_b)
+    if declarer < 0:
+        return t_used
     dh = hands[declarer]
     ri[row, R_AUCTION_BID] = bid
     ri[row, R_AUCTION_TRUMP] = trump
@@ -270,6 +273,19 @@ def play_contract_nb(
         card, suit, demand = pimc_decide_nb(pp[seat], st, s, h, tr, seat, legal, params)
         t_used = apply_play_nb(s, h, tr, seat, card, suit, demand, params, record_tricks, ti,
                                t_used, row)
+    write_result_nb(s, params, row, ri, rf, bid, trump, changed, mode, called, request)
+    ru[row, U_DISCARDS] = discards
+    return t_used
+
+
+@njit(cache=True)
+def write_result_nb(
+    s: np.ndarray, params: np.ndarray, row: int, ri: np.ndarray, rf: np.ndarray, bid: int,
+    trump: int, changed: bool, mode: int, called: int, request: int,
+) -> None:
+    """Write a finished play's contract, friend and settlement into row ``row``."""
+    n = params[P_PLAYERS]
+    declarer = s[S_DECLARER]
     d, f, x, points, tricks, success = result_nb(s, params)
     friend, kind = s[S_FRIEND], s[S_KIND]
     for p in range(n):
@@ -292,106 +308,3 @@ def play_contract_nb(
     ri[row, R_TRICKS] = tricks
     ri[row, R_SUCCESS] = 1 if success else 0
     ri[row, R_LEAD_REQUEST] = request
-    ru[row, U_DISCARDS] = discards
-    return t_used
-
-
-@njit(cache=True)
-def play_games_nb(
-    seed: np.uint64, game_start: int, n_games: int, ledger: int, target: float,
-    policies: np.ndarray,
-    pp: np.ndarray, params: np.ndarray, deck_cards: np.ndarray, record_tricks: bool,
-    ri: np.ndarray, ru: np.ndarray, rf: np.ndarray, rw: np.ndarray, rh: np.ndarray,
-    ti: np.ndarray,
-) -> tuple[int, int, int]:
-    """Play games ``game_start .. game_start+n_games-1`` of ``ledger`` counted deals each,
-    or, when ``target`` > 0, until a player's total reaches ``target`` (at most ``ledger``
-    deals).
-
-    Writes one row per attempt; a game that does not fit in the buffers is left out whole,
-    and the call returns there. Returns (games played, rows written, trick rows written).
-    """
-    st = np.zeros(1, np.uint64)
-    scratch_i = np.zeros((4, max(params[P_DECK_SIZE], N_S)), np.int64)
-    scratch_u = np.zeros((2, N_H), np.uint64)
-    scratch_b = np.zeros((2, MAX_PLAYERS), np.bool_)
-    # the arrays stay alive in this frame while the callee uses borrowed views of them
-    return _play_games_nb(seed, game_start, n_games, ledger, target, policies, pp, params,
-                          deck_cards,
-                          record_tricks, ri, ru, rf, rw, rh, ti, st, scratch_i, scratch_u,
-                          scratch_b)
-
-
-@njit(cache=True)
-def _play_games_nb(
-    seed: np.uint64, game_start: int, n_games: int, ledger: int, target: float,
-    policies: np.ndarray,
-    pp: np.ndarray, params: np.ndarray, deck_cards: np.ndarray, record_tricks: bool,
-    ri: np.ndarray, ru: np.ndarray, rf: np.ndarray, rw: np.ndarray, rh: np.ndarray,
-    ti: np.ndarray, st: np.ndarray, scratch_i: np.ndarray, scratch_u: np.ndarray,
-    scratch_b: np.ndarray,
-) -> tuple[int, int, int]:
-    # borrowed views: no reference counting in the calls below (see borrow_nb); every
-    # array here is an argument, owned by the caller for the whole call
-    st, scratch_i, scratch_u, scratch_b = borrow(st), borrow(scratch_i), borrow(scratch_u), \
-        borrow(scratch_b)
-    policies, pp, params, deck_cards = borrow(policies), borrow(pp), borrow(params), \
-        borrow(deck_cards)
-    ri, ru, rf, rw, rh, ti = borrow(ri), borrow(ru), borrow(rf), borrow(rw), borrow(rh), \
-        borrow(ti)
-    n = params[P_PLAYERS]
-    cap = ri.shape[0]
-    tcap = ti.shape[0]
-    row = 0
-    t_used = 0
-    totals = np.zeros(MAX_PLAYERS, np.float64)
-    for g in range(n_games):
-        game = game_start + g
-        game_row, game_t = row, t_used  # a game that does not fit is dropped whole
-        seed_stream_nb(st, seed, dealer_index_nb(game))
-        dealer = below_nb(st, n)
-        if params[P_FIRST_BIDDER_RULE] == FIRST_BIDDER_DEALER_THEN_DECLARER:
-            first = dealer
-        else:
-            first = (dealer + 1) % n
-        played = 0
-        attempt = 0
-        totals[:] = 0.0
-        reached = False
-        while played < ledger and not reached:
-            if row >= cap or (record_tricks and t_used + params[P_HAND_SIZE] > tcap):
-                return g, game_row, game_t
-            if attempt >= 60_000:
-                return g, game_row, game_t  # pragma: no cover - a pathological run of redeals
-            seed_stream_nb(st, seed, attempt_index_nb(game, attempt))
-            ri[row, R_GAME] = game
-            ri[row, R_ATTEMPT] = attempt
-            ri[row, R_DEAL_IN_GAME] = played
-            t_used = play_attempt_nb(st, params, deck_cards, dealer, first, policies, pp, row,
-                                     ri, ru, rf, rw, rh, record_tricks, ti, t_used,
-                                     scratch_i, scratch_u, scratch_b)
-            outcome = ri[row, R_OUTCOME]
-            if outcome == OUTCOME_WEAK:
-                dealer = ri[row, R_REDEAL_BY]
-                first = dealer
-            elif outcome == OUTCOME_PLAYED:
-                played += 1
-                declarer = ri[row, R_DECLARER]
-                for s in range(n):
-                    totals[s] += rf[row, s]
-                    if target > 0.0 and totals[s] >= target:
-                        reached = True  # a player reached the target: the game ends
-                if params[P_DEALER_RULE] != DEALER_CLOCKWISE:
-                    f = ri[row, R_FRIEND_SEAT]
-                    dealer = f if f >= 0 else declarer
-                    if params[P_DEALER_RULE] == DEALER_FRIEND_FIRST_DEALT:
-                        dealer = (dealer - 1 + n) % n
-                else:
-                    dealer = (dealer + 1) % n
-                if params[P_FIRST_BIDDER_RULE] == FIRST_BIDDER_DEALER_THEN_DECLARER:
-                    first = declarer
-                else:
-                    first = (dealer + 1) % n
-            row += 1
-            attempt += 1
-    return n_games, row, t_used

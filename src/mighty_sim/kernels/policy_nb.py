@@ -8,15 +8,17 @@ the same order, so kernel and reference play identical deals from the same strea
 - **Bidding.** It estimates its hand's strength for each strain: Mighty 2.5, joker 2,
   each trump 1, trump A/K/Q 1/0.7/0.4 more, long trumps 0.5 per card past five, side aces
   1 (NT 1.3), side kings 0.4 (NT 0.5). It will bid up to ``6.5 + strength +
-  aggressiveness`` points (in trick-bid profiles, that share of the tricks) in its best
-  strain, making the lowest bid that beats the
-  standing one, and shows a weak hand whenever it may.
+  aggressiveness`` points (in trick-bid profiles, that share of the tricks; with two
+  decks, strength counted per ten cards and the points doubled) in its best strain,
+  making the lowest bid that beats the standing one, and shows a weak hand whenever it
+  may.
 - **Exchange.** It keeps Mighty, joker, trumps, aces and guarded kings, discards to void
   short side suits and buries doubtful side points (discards count for its side).
 - **Contract.** It changes trump only when another strain is clearly stronger (by 2) and
   the required bid stays within its estimate.
 - **Friend.** It calls Mighty, else the joker, else the top trump it lacks (the top side
-  ace it lacks in NT); with a monster hand (strength >= 16) it goes openly without friend.
+  ace it lacks in NT); with a monster hand (strength >= 16, in proportion for hands of
+  other sizes) it goes openly without friend.
 - **Play.** It hunts the joker with the hunter, draws trumps as declarer side while
   opponents hold some, cashes sure winners, wins point tricks with the cheapest card that
   wins (Mighty only for two or more points, the joker in tricks 2-9), gives points to a
@@ -45,7 +47,6 @@ from .params import (
     MODE_FIRST_TRICK,
     MODE_NONE,
     P_BID_UNIT,
-    P_DECK_SIZE,
     P_FRIEND_MODE_0,
     P_FRIEND_MODE_COUNT,
     P_HAND_SIZE,
@@ -163,10 +164,14 @@ def best_strain_nb(hand: np.uint64, params: np.ndarray) -> tuple[int, float]:
 @njit(cache=True)
 def bid_ceiling_nb(strength: float, pp: np.ndarray, params: np.ndarray) -> int:
     """Highest number the heuristic player will bid: the points it expects its side to
-    take, or in trick-bid profiles the same share of the tricks."""
+    take, or in trick-bid profiles the same share of the tricks; the estimate is made on
+    a 20-point deck and scaled to the deck's points (40 with two decks)."""
     points = 6.5 + strength + pp[0]
     if params[P_BID_UNIT] == BID_TRICKS:
         points = points * params[P_HAND_SIZE] / params[P_TOTAL_POINTS]
+    elif params[P_TOTAL_POINTS] != 20:  # two decks: strength per ten cards, points x 2
+        points = (6.5 + strength * 10.0 / params[P_HAND_SIZE] + pp[0]) * (
+            params[P_TOTAL_POINTS] / 20.0)
     return min(int(points), params[P_MAX_BID])
 
 
@@ -288,13 +293,14 @@ def friend_decide_nb(
     policy: int, st: np.ndarray, hand: np.uint64, discards: np.uint64, bid: int, trump: int,
     deck_cards: np.ndarray, lead_request_ok: bool, params: np.ndarray,
 ) -> tuple[int, int, int]:
-    """(mode, called card or -1, lead request suit or -1)."""
+    """(mode, called card or -1, lead request suit or -1); ``deck_cards`` are the card
+    kinds that may be called, low to high."""
     n_modes = params[P_FRIEND_MODE_COUNT]
     if policy == POLICY_RANDOM:
         mode = params[P_FRIEND_MODE_0 + below_nb(st, n_modes)]
         card = -1
         if mode == MODE_CALLED:
-            card = deck_cards[below_nb(st, params[P_DECK_SIZE])]
+            card = deck_cards[below_nb(st, deck_cards.shape[0])]
         request = -1
         if mode != MODE_NONE and lead_request_ok and chance_nb(st, 1, 2):
             request = below_nb(st, 4)
@@ -305,7 +311,8 @@ def friend_decide_nb(
         allowed_called |= m == MODE_CALLED
         allowed_first |= m == MODE_FIRST_TRICK
         allowed_none |= m == MODE_NONE
-    if allowed_none and (strength_nb(hand, trump, params) >= 16.0 or not (
+    monster = 16.0 * params[P_HAND_SIZE] / 10.0  # 16 with ten cards
+    if allowed_none and (strength_nb(hand, trump, params) >= monster or not (
             allowed_called or allowed_first)):
         return MODE_NONE, -1, -1
     if not allowed_called:

@@ -152,7 +152,12 @@ def weak_score_q_nb(hand: np.uint64, params: np.ndarray) -> int:
 @njit(cache=True)
 def weak_qualifies_nb(hand: np.uint64, params: np.ndarray) -> bool:
     """Whether a hand may be shown as weak for a redeal."""
-    q = weak_score_q_nb(hand, params)
+    return weak_score_ok_nb(weak_score_q_nb(hand, params), params)
+
+
+@njit(cache=True)
+def weak_score_ok_nb(q: int, params: np.ndarray) -> bool:
+    """Whether a weak-hand score (quarter points) is under the profile's threshold."""
     if params[P_WEAK_STRICT]:
         return q < params[P_WEAK_THRESHOLD_Q]
     return q <= params[P_WEAK_THRESHOLD_Q]

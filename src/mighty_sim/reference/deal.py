@@ -2,6 +2,9 @@
 friend call, ten tricks, settlement.
 
 Source: RULES.md section 2 (``standard``); sections 2.2-2.5 are cited at each step.
+With two decks (s.4) hands and tricks hold physical cards (:mod:`mighty_sim.cards`); the
+rules are asked about their kinds, and the friend is the first other player to play a copy
+of the called card.
 Every action comes in three (after pokerkit): ``verify_x`` raises :class:`RuleError` with
 a reason, ``can_x`` answers, ``x`` acts and returns a frozen record.
 
@@ -19,7 +22,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Literal
 
-from ..cards import JOKER_BIT, SUITS, card_name
+from ..cards import JOKER_BIT, SUITS, card_name, copies, fold, kind_of, unfold
 from ..profile import TRUMPS, RuleProfile
 from . import rules
 from .records import (
@@ -77,9 +80,7 @@ class Deal:
     def __init__(
         self, profile: RuleProfile, *, dealer: int, first_bidder: int, deck: Sequence[int]
     ) -> None:
-        if profile.deck_copies != 1:
-            raise ValueError(f"{profile.name}: the reference engine plays one-deck profiles")
-        if sorted(deck) != sorted(rules.cards_of(profile.deck_mask)):
+        if sorted(deck) != rules.cards_of(profile.card_mask):
             raise ValueError("deck: must hold each card of the profile's deck once")
         self.profile = profile
         self.n = profile.players
@@ -399,9 +400,12 @@ class Deal:
             self.friend_kind = "open-solo"
         elif mode == "called":
             assert card is not None
-            holder = [s for s in range(self.n) if s != self.declarer and self.hands[s] >> card & 1]
-            if holder:
-                self.friend_seat, self.friend_kind = holder[0], "friend"
+            holder = [s for s in range(self.n)
+                      if s != self.declarer and self.hands[s] & copies(card)]
+            if holder:  # with two decks the friend is known only when a copy is played
+                self.friend_kind = "friend"
+                if self.profile.deck_copies == 1:
+                    self.friend_seat = holder[0]
             else:
                 self.friend_kind = "secret-solo"
         self.actions.append(record)
@@ -431,7 +435,7 @@ class Deal:
         return rules.TrickState(
             trump=self.trump,
             trick_no=self.trick_no,
-            played=tuple(p.card for p in self.trick),
+            played=tuple(kind_of(p.card) for p in self.trick),
             joker_suit=lead.joker_suit if lead else None,
             joker_demanded=lead.demand if lead else False,
             lead_request=request,
@@ -439,7 +443,8 @@ class Deal:
 
     def legal_cards(self, seat: int) -> int:
         """Mask of the cards ``seat`` may play now."""
-        return rules.legal_plays(self.profile, self.hands[seat], self.trick_state(seat))
+        hand = self.hands[seat]
+        return hand & unfold(rules.legal_plays(self.profile, fold(hand), self.trick_state(seat)))
 
     def must_name_joker_suit(self) -> bool:
         """Leading the joker now requires naming the suit to follow (tricks 2-9)."""
@@ -452,9 +457,9 @@ class Deal:
         return (
             not self.trick
             and p.hunter_rule == "lead-demand"
-            and card == rules.hunter_card(p, self.trump)
+            and kind_of(card) == rules.hunter_card(p, self.trump)
             and self.trick_no in p.resolve_tricks(p.hunter_tricks)
-            and not self.hands[seat] >> JOKER_BIT & 1
+            and not self.hands[seat] & copies(JOKER_BIT)
         )
 
     def verify_play(
@@ -469,7 +474,7 @@ class Deal:
             raise RuleError(f"seat {seat} does not hold {card_name(card)}")
         if not self.legal_cards(seat) >> card & 1:
             raise RuleError(f"{card_name(card)} may not be played here")
-        naming = not self.trick and card == JOKER_BIT and self.must_name_joker_suit()
+        naming = not self.trick and kind_of(card) == JOKER_BIT and self.must_name_joker_suit()
         if naming and (joker_suit is None or joker_suit not in SUITS):
             raise RuleError("leading the joker in this trick names a suit (S, H, D or C)")
         if not naming and joker_suit is not None:
@@ -488,15 +493,19 @@ class Deal:
     ) -> Play:
         """Play a card; finishing a trick gives it to its winner."""
         self.verify_play(seat, card, joker_suit, demand)
-        if not self.trick and seat == self.friend_seat:
-            self.friend_has_led = True
+        leading = not self.trick
         record = Play(seat, card, joker_suit, demand)
         self.hands[seat] &= ~(1 << card)
         self.trick.append(record)
         self.actions.append(record)
         call = self.friend_call
-        if call is not None and call.card == card and seat == self.friend_seat:
-            self.friend_revealed = True
+        if call is not None and call.card == kind_of(card) and seat != self.declarer:
+            if self.friend_seat is None and self.friend_kind == "friend":
+                self.friend_seat = seat  # two decks: the first other player to play a copy
+            if seat == self.friend_seat:
+                self.friend_revealed = True
+        if leading and seat == self.friend_seat:
+            self.friend_has_led = True
         if len(self.trick) == self.n:
             self._finish_trick()
         return record

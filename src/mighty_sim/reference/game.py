@@ -43,7 +43,7 @@ from .records import (
 
 def deck_order(profile: RuleProfile, stream: DealStream) -> list[int]:
     """A shuffled deck (card bit indices, top first) drawn from the deal's stream."""
-    return stream.shuffled(rules.cards_of(profile.deck_mask))
+    return stream.shuffled(rules.cards_of(profile.card_mask))
 
 
 def auction_view(deal: Deal, seat: int) -> AuctionView:

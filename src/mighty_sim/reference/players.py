@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from ..cards import SUITS
+from ..cards import JOKER_BIT, SUITS, kind_of
 from ..rng import DealStream
 from .records import (
     AuctionAction,
@@ -60,7 +60,8 @@ class RandomPlayer:
     - Exchange: the discards one by one, uniformly among the cards left (low bit first).
     - Contract: keep with probability 1/2, else a uniformly random other legal contract.
     - Friend: a uniform mode; a uniform called card; a lead request with probability 1/2.
-    - Play: a uniform legal card; a uniform joker suit; a demand with probability 1/2.
+    - Play: a uniform legal card (of two identical cards, one choice: the lowest copy); a
+      uniform joker suit; a demand with probability 1/2.
     """
 
     def auction(self, view: AuctionView, rng: DealStream) -> AuctionAction:
@@ -98,11 +99,13 @@ class RandomPlayer:
 
     def play(self, view: PlayView, rng: DealStream) -> Play:
         legal = cards_of(view.legal)
-        card = legal[rng.below(len(legal))]
+        kinds = sorted({kind_of(c) for c in legal})  # two copies of a card: one choice
+        kind = kinds[rng.below(len(kinds))]
+        card = next(c for c in legal if kind_of(c) == kind)  # its lowest copy
         joker_suit = None
-        if not view.played and card == 52 and view.must_name_joker_suit:
+        if not view.played and kind == JOKER_BIT and view.must_name_joker_suit:
             joker_suit = SUITS[rng.below(4)]
-        demand = card == view.demand_card and rng.chance(1, 2)
+        demand = kind == view.demand_card and rng.chance(1, 2)
         return Play(view.seat, card, joker_suit, demand)
 
 

@@ -6,7 +6,9 @@ differently from :mod:`mighty_sim.kernels.rules_nb` (lists of cards and sets, ex
 fractions) so that the differential tests compare two independent readings of the text.
 
 Cards are bit indices (see :mod:`mighty_sim.cards`); hands are masks; ``trump`` is
-``"S" "H" "D" "C"`` or ``"NT"``.
+``"S" "H" "D" "C"`` or ``"NT"``. The play rules see card kinds: with two decks the deal
+folds a hand to its kinds and a trick to its cards' kinds (RULES.md s.4), and the order of
+play settles which of two identical cards wins.
 """
 
 from __future__ import annotations
@@ -14,7 +16,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..cards import JOKER_BIT, N_RANKS, POINT_RANKS, SUITS, parse_card, rank_of, suit_of
+from ..cards import (
+    JOKER_BIT,
+    N_RANKS,
+    POINT_RANKS,
+    SUITS,
+    kind_of,
+    parse_card,
+    rank_of,
+    suit_of,
+)
 from ..profile import RuleProfile
 
 HONOR_RANK_NAMES = ("J", "Q", "K", "A")
@@ -187,7 +198,7 @@ def weak_hand_score(profile: RuleProfile, hand: int) -> Fraction:
     weights. Exact, as a fraction."""
     mighty = card_index(parse_card(profile.mighty))
     score = Fraction(0)
-    for c in cards_of(hand):
+    for c in map(kind_of, cards_of(hand)):  # every copy of a two-deck hand counts
         if c == JOKER_BIT:
             score += Fraction(profile.weak_joker)
         elif c == mighty:
@@ -207,7 +218,8 @@ def weak_hand_qualifies(profile: RuleProfile, hand: int) -> bool:
 
 def point_count(mask: int) -> int:
     """Point cards (A K Q J 10) in a mask."""
-    return sum(1 for c in cards_of(mask) if c != JOKER_BIT and rank_of(c) in POINT_RANKS)
+    kinds = map(kind_of, cards_of(mask))
+    return sum(1 for c in kinds if c != JOKER_BIT and rank_of(c) in POINT_RANKS)
 
 
 def settle(

@@ -1,0 +1,151 @@
+"""The batch kernel: whole games of deals in one call (RULES.md s.2.1 dealer rotation,
+s.2.6 ledgers), each attempt played by :mod:`.deal_nb` or, for two-deck profiles,
+:mod:`.deal2_nb`.
+
+Randomness: attempt ``a`` of game ``g`` draws from stream ``attempt_index(g, a)`` of the
+run's seed, its first dealer from ``dealer_index(g)``; rows therefore depend only on the
+seed and the game number, never on batch or worker.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .borrow_nb import borrow
+from .deal2_nb import play_attempt2_nb
+from .deal_nb import (
+    OUTCOME_PLAYED,
+    OUTCOME_WEAK,
+    R_ATTEMPT,
+    R_DEAL_IN_GAME,
+    R_DECLARER,
+    R_FRIEND_SEAT,
+    R_GAME,
+    R_OUTCOME,
+    R_REDEAL_BY,
+    play_attempt_nb,
+)
+from .params import (
+    DEALER_CLOCKWISE,
+    DEALER_FRIEND_FIRST_DEALT,
+    FIRST_BIDDER_DEALER_THEN_DECLARER,
+    P_DEALER_RULE,
+    P_DECK_COPIES,
+    P_DECK_SIZE,
+    P_FIRST_BIDDER_RULE,
+    P_HAND_SIZE,
+    P_PLAYERS,
+)
+from .play2_nb import N_H2
+from .play_nb import MAX_PLAYERS, N_H, N_S
+from .rng_nb import attempt_index_nb, below_nb, dealer_index_nb, seed_stream_nb
+
+
+@njit(cache=True)
+def play_games_nb(
+    seed: np.uint64, game_start: int, n_games: int, ledger: int, target: float,
+    policies: np.ndarray,
+    pp: np.ndarray, params: np.ndarray, deck_cards: np.ndarray, record_tricks: bool,
+    ri: np.ndarray, ru: np.ndarray, rf: np.ndarray, rw: np.ndarray, rh: np.ndarray,
+    ti: np.ndarray,
+) -> tuple[int, int, int]:
+    """Play games ``game_start .. game_start+n_games-1`` of ``ledger`` counted deals each,
+    or, when ``target`` > 0, until a player's total reaches ``target`` (at most ``ledger``
+    deals).
+
+    Writes one row per attempt; a game that does not fit in the buffers is left out whole,
+    and the call returns there. Returns (games played, rows written, trick rows written).
+    ``deck_cards``: the deck's cards, low to high; with two decks, its physical cards then
+    the kinds that may be called. ``ru`` has ``2 * N_U`` columns with two decks.
+    """
+    st = np.zeros(1, np.uint64)
+    scratch_i = np.zeros((4, max(params[P_DECK_SIZE], N_S)), np.int64)
+    scratch_u = np.zeros((3, max(N_H, N_H2)), np.uint64)
+    scratch_b = np.zeros((2, MAX_PLAYERS), np.bool_)
+    # the arrays stay alive in this frame while the callee uses borrowed views of them
+    return _play_games_nb(seed, game_start, n_games, ledger, target, policies, pp, params,
+                          deck_cards,
+                          record_tricks, ri, ru, rf, rw, rh, ti, st, scratch_i, scratch_u,
+                          scratch_b)
+
+
+@njit(cache=True)
+def _play_games_nb(
+    seed: np.uint64, game_start: int, n_games: int, ledger: int, target: float,
+    policies: np.ndarray,
+    pp: np.ndarray, params: np.ndarray, deck_cards: np.ndarray, record_tricks: bool,
+    ri: np.ndarray, ru: np.ndarray, rf: np.ndarray, rw: np.ndarray, rh: np.ndarray,
+    ti: np.ndarray, st: np.ndarray, scratch_i: np.ndarray, scratch_u: np.ndarray,
+    scratch_b: np.ndarray,
+) -> tuple[int, int, int]:
+    # borrowed views: no reference counting in the calls below (see borrow_nb); every
+    # array here is an argument, owned by the caller for the whole call
+    st, scratch_i, scratch_u, scratch_b = borrow(st), borrow(scratch_i), borrow(scratch_u), \
+        borrow(scratch_b)
+    policies, pp, params, deck_cards = borrow(policies), borrow(pp), borrow(params), \
+        borrow(deck_cards)
+    ri, ru, rf, rw, rh, ti = borrow(ri), borrow(ru), borrow(rf), borrow(rw), borrow(rh), \
+        borrow(ti)
+    n = params[P_PLAYERS]
+    two_decks = params[P_DECK_COPIES] == 2
+    cap = ri.shape[0]
+    tcap = ti.shape[0]
+    row = 0
+    t_used = 0
+    totals = np.zeros(MAX_PLAYERS, np.float64)
+    for g in range(n_games):
+        game = game_start + g
+        game_row, game_t = row, t_used  # a game that does not fit is dropped whole
+        seed_stream_nb(st, seed, dealer_index_nb(game))
+        dealer = below_nb(st, n)
+        if params[P_FIRST_BIDDER_RULE] == FIRST_BIDDER_DEALER_THEN_DECLARER:
+            first = dealer
+        else:
+            first = (dealer + 1) % n
+        played = 0
+        attempt = 0
+        totals[:] = 0.0
+        reached = False
+        while played < ledger and not reached:
+            if row >= cap or (record_tricks and t_used + params[P_HAND_SIZE] > tcap):
+                return g, game_row, game_t
+            if attempt >= 60_000:
+                return g, game_row, game_t  # pragma: no cover - a pathological run of redeals
+            seed_stream_nb(st, seed, attempt_index_nb(game, attempt))
+            ri[row, R_GAME] = game
+            ri[row, R_ATTEMPT] = attempt
+            ri[row, R_DEAL_IN_GAME] = played
+            if two_decks:
+                t_used = play_attempt2_nb(st, params, deck_cards, dealer, first, policies, pp,
+                                          row, ri, ru, rf, rw, rh, record_tricks, ti, t_used,
+                                          scratch_i, scratch_u, scratch_b)
+            else:
+                t_used = play_attempt_nb(st, params, deck_cards, dealer, first, policies, pp,
+                                         row, ri, ru, rf, rw, rh, record_tricks, ti, t_used,
+                                         scratch_i, scratch_u, scratch_b)
+            outcome = ri[row, R_OUTCOME]
+            if outcome == OUTCOME_WEAK:
+                dealer = ri[row, R_REDEAL_BY]
+                first = dealer
+            elif outcome == OUTCOME_PLAYED:
+                played += 1
+                declarer = ri[row, R_DECLARER]
+                for s in range(n):
+                    totals[s] += rf[row, s]
+                    if target > 0.0 and totals[s] >= target:
+                        reached = True  # a player reached the target: the game ends
+                if params[P_DEALER_RULE] != DEALER_CLOCKWISE:
+                    f = ri[row, R_FRIEND_SEAT]
+                    dealer = f if f >= 0 else declarer
+                    if params[P_DEALER_RULE] == DEALER_FRIEND_FIRST_DEALT:
+                        dealer = (dealer - 1 + n) % n
+                else:
+                    dealer = (dealer + 1) % n
+                if params[P_FIRST_BIDDER_RULE] == FIRST_BIDDER_DEALER_THEN_DECLARER:
+                    first = declarer
+                else:
+                    first = (dealer + 1) % n
+            row += 1
+            attempt += 1
+    return n_games, row, t_used
