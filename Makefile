@@ -33,6 +33,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_analyze.py --dataset out/bench-analyze
 	$(PY) benchmarks/bench_dask.py
 	$(PY) benchmarks/bench_pimc.py
+	$(PY) benchmarks/bench_decks.py
 
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache

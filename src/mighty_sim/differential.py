@@ -4,8 +4,10 @@ decision.
 Random legal deals are played in the reference engine; every play decision (the legal
 set), every trick (the winner), every settlement and every dealt hand's weak-hand score
 is recorded and then recomputed by the kernels in one batch call each. Any difference is
-a mismatch. Deal ``i`` uses ``DealStream(seed, i)``, so a chunk of deals is reproducible
-on its own and chunks can run in parallel.
+a mismatch. With two decks the kernels' rules are asked about card kinds (hands and
+tricks folded), as the two-deck play kernel asks them. Deal ``i`` uses
+``DealStream(seed, i)``, so a chunk of deals is reproducible on its own and chunks can
+run in parallel.
 
 >>> report = check_deals("standard", seed=1, start=0, count=20)
 >>> report.mismatches, report.deals
@@ -19,9 +21,10 @@ from fractions import Fraction
 
 import numpy as np
 
-from .cards import FULL_DECK, SUITS
+from .cards import PLANE_BITS, SUITS, fold, kind_of
 from .counts import Counts
 from .kernels import rules_nb
+from .kernels.deal2_nb import weak_score2_batch_nb
 from .kernels.params import FRIEND_KINDS, compile_profile
 from .profile import TRUMPS, RuleProfile, load_profile
 from .reference.game import play_deal
@@ -74,7 +77,7 @@ def check_invariants(profile: RuleProfile, record: DealRecord) -> list[str]:
         if all_cards & h:
             problems.append("a card was dealt twice")
         all_cards |= h
-    if all_cards != profile.deck_mask or len(record.deck) != profile.deck_size:
+    if all_cards != profile.card_mask or len(record.deck) != profile.deck_size:
         problems.append("the deal does not hold the deck")
     r = record.result
     if r.outcome != "played":
@@ -83,7 +86,7 @@ def check_invariants(profile: RuleProfile, record: DealRecord) -> list[str]:
     if len(set(played_cards)) != len(played_cards):
         problems.append("a card was played twice")
     in_play = sum(1 << c for c in played_cards) | r.discards
-    if in_play != profile.deck_mask & FULL_DECK:
+    if in_play != profile.card_mask:
         problems.append("played cards and discards are not the deck")
     captured = sum(t.points for t in record.tricks) + point_count(r.discards)
     if captured != profile.total_points:
@@ -122,12 +125,12 @@ def decision_arrays(
     played = np.full((m, players), -1, np.int64)
     ints = np.zeros((6, m), np.int64)
     expected = np.zeros(m, np.uint64)
-    for k, v in enumerate(log):
-        hands[k] = v.hand
+    for k, v in enumerate(log):  # two decks: the kernels' rules see kinds (fold)
+        hands[k] = fold(v.hand)
         played[k, : len(v.played)] = v.played
         ints[:, k] = (len(v.played), TRUMPS.index(v.trump), v.trick_no, _suit(v.joker_suit),
                       int(v.demanded), _suit(v.lead_request))
-        expected[k] = v.legal
+        expected[k] = fold(v.legal)
     return hands, played, ints, expected
 
 
@@ -183,7 +186,7 @@ def _compare_tricks(
     ints = np.zeros((5, m), np.int64)  # n trump trick joker_suit demanded
     expected = np.zeros(m, np.int64)
     for k, (trump, t) in enumerate(tricks):
-        played[k] = t.cards
+        played[k] = [kind_of(c) for c in t.cards]
         ints[:, k] = (len(t.cards), TRUMPS.index(trump or "NT"), t.number,
                       _suit(t.joker_suit), int(t.demand))
         expected[k] = (t.winner - t.leader) % p.players
@@ -228,12 +231,17 @@ def _compare_settlements(
 def _compare_weak_scores(
     p: RuleProfile, params: np.ndarray, records: list[DealRecord], report: DiffReport
 ) -> None:
-    hands = np.array([h for r in records for h in r.hands], np.uint64)
+    full = [h for r in records for h in r.hands]
+    hands = np.array([h & ((1 << PLANE_BITS) - 1) for h in full], np.uint64)
     out = np.zeros(hands.shape[0], np.int64)
-    rules_nb.weak_score_batch_nb(hands, params, out)
+    if p.deck_copies == 2:
+        weak_score2_batch_nb(hands, np.array([h >> PLANE_BITS for h in full], np.uint64),
+                             params, out)
+    else:
+        rules_nb.weak_score_batch_nb(hands, params, out)
     report.hands += hands.shape[0]
     for k in range(hands.shape[0]):
-        ref = weak_hand_score(p, int(hands[k]))
+        ref = weak_hand_score(p, full[k])
         if ref * 4 != out[k]:
             _note(report, f"weak-hand score differs: reference {ref}, kernel {out[k] / 4}")
 

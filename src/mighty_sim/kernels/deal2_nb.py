@@ -97,6 +97,14 @@ def weak_score2_nb(p0: np.uint64, p1: np.uint64, params: np.ndarray) -> int:
 
 
 @njit(cache=True)
+def weak_score2_batch_nb(p0: np.ndarray, p1: np.ndarray, params: np.ndarray,
+                         out: np.ndarray) -> None:
+    """``weak_score2_nb`` over rows of (N,) uint64 planes into (N,) int64 ``out``."""
+    for i in range(p0.shape[0]):
+        out[i] = weak_score2_nb(p0[i], p1[i], params)
+
+
+@njit(cache=True)
 def exchange2_nb(
     policy: int, st: np.ndarray, p0: np.uint64, p1: np.uint64, count: int, trump: int,
     params: np.ndarray,
