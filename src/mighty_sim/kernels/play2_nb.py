@@ -40,7 +40,6 @@ from .play_nb import (
     MAX_PLAYERS,
     S_BID,
     S_CALLED,
-    S_CAPTURED,
     S_CHANGED,
     S_DECLARER,
     S_DEMANDED,
@@ -57,15 +56,7 @@ from .play_nb import (
     S_REVEALED,
     S_TRICK_NO,
     S_TRUMP,
-    S_WON,
-    T_CARDS,
-    T_DEMAND,
-    T_JOKER_SUIT,
-    T_LEADER,
-    T_NO,
-    T_POINTS,
-    T_ROW,
-    T_WINNER,
+    end_trick_nb,
     lead_request_nb,
     partners_of_nb,
 )
@@ -76,7 +67,6 @@ from .rules_nb import (
     hunter_of_nb,
     in_tricks_nb,
     legal_plays_nb,
-    trick_winner_nb,
 )
 
 H2_PLANE1 = MAX_PLAYERS
@@ -225,42 +215,6 @@ def apply_play2_nb(
     if k + 1 < n:
         s[S_K] = k + 1
         return t_used
-    trick_no = s[S_TRICK_NO]
-    leader = s[S_LEADER]
-    idx = trick_winner_nb(tk, n, s[S_TRUMP], trick_no, s[S_JOKER_SUIT], s[S_DEMANDED] == 1,
-                          params)
-    winner = leader + idx
-    if winner >= n:
-        winner -= n
-    pts = 0
-    for i in range(n):
-        h[H2_SEEN] |= bit_nb(tk[i])
-        if tk[i] != JOKER_BIT and tk[i] % 13 >= 8:
-            pts += 1
-    s[S_CAPTURED + winner] += pts
-    s[S_WON + winner] += 1
-    if record:
-        ti[t_used, T_ROW] = row
-        ti[t_used, T_NO] = trick_no
-        ti[t_used, T_LEADER] = leader
-        ti[t_used, T_WINNER] = winner
-        ti[t_used, T_POINTS] = pts
-        ti[t_used, T_JOKER_SUIT] = s[S_JOKER_SUIT]
-        ti[t_used, T_DEMAND] = s[S_DEMANDED]
-        for i in range(MAX_PLAYERS):
-            ti[t_used, T_CARDS + i] = tr[i] if i < n else -1
-        t_used += 1
-    if trick_no == 1 and s[S_MODE] == MODE_FIRST_TRICK:
-        if winner != s[S_DECLARER]:
-            s[S_FRIEND] = winner
-            s[S_KIND] = FRIEND_KIND_FRIEND
-        s[S_REVEALED] = 1
-    for i in range(n):
-        tr[i] = -1
-        tk[i] = -1
-    s[S_LEADER] = winner
-    s[S_TRICK_NO] = trick_no + 1
-    s[S_K] = 0
-    s[S_JOKER_SUIT] = -1
-    s[S_DEMANDED] = 0
+    t_used, seen = end_trick_nb(s, tr, tk, params, record, ti, t_used, row)
+    h[H2_SEEN] |= seen
     return t_used

@@ -247,17 +247,33 @@ def apply_play_nb(
     if k + 1 < n:
         s[S_K] = k + 1
         return t_used
+    t_used, seen = end_trick_nb(s, tr, tr, params, record, ti, t_used, row)
+    h[H_SEEN] |= seen
+    return t_used
+
+
+@njit(cache=True)
+def end_trick_nb(
+    s: np.ndarray, tr: np.ndarray, tk: np.ndarray, params: np.ndarray, record: bool,
+    ti: np.ndarray, t_used: int, row: int,
+) -> tuple[int, np.uint64]:
+    """Close a full trick: its winner from the cards' kinds ``tk`` (``tr`` itself with one
+    deck), its points to the winner, the trick row ``t_used`` with the cards ``tr`` when
+    ``record``, a first-trick friend, the next trick's leader. Returns (trick rows used,
+    mask of the trick's kinds)."""
+    n = s[S_N]
     trick_no = s[S_TRICK_NO]
     leader = s[S_LEADER]
-    idx = trick_winner_nb(tr, n, s[S_TRUMP], trick_no, s[S_JOKER_SUIT], s[S_DEMANDED] == 1,
+    idx = trick_winner_nb(tk, n, s[S_TRUMP], trick_no, s[S_JOKER_SUIT], s[S_DEMANDED] == 1,
                           params)
     winner = leader + idx
     if winner >= n:
         winner -= n
     pts = 0
+    seen = np.uint64(0)
     for i in range(n):
-        h[H_SEEN] |= bit_nb(tr[i])
-        if tr[i] != JOKER_BIT and tr[i] % 13 >= 8:
+        seen |= bit_nb(tk[i])
+        if tk[i] != JOKER_BIT and tk[i] % 13 >= 8:
             pts += 1
     s[S_CAPTURED + winner] += pts
     s[S_WON + winner] += 1
@@ -279,12 +295,13 @@ def apply_play_nb(
         s[S_REVEALED] = 1
     for i in range(n):
         tr[i] = -1
+        tk[i] = -1
     s[S_LEADER] = winner
     s[S_TRICK_NO] = trick_no + 1
     s[S_K] = 0
     s[S_JOKER_SUIT] = -1
     s[S_DEMANDED] = 0
-    return t_used
+    return t_used, seen
 
 
 @njit(cache=True)
