@@ -435,3 +435,16 @@ def test_rule_kernels_match_the_reference_decision_by_decision(name: str) -> Non
     assert report.played > 200
     assert report.decisions == report.played * profile.players * profile.tricks
     assert report.hands == 250 * profile.players
+
+
+def test_the_oracle_answers_for_two_decks() -> None:
+    from mighty_sim import oracle
+    from mighty_sim.cards import parse_cards
+
+    assert oracle.trick_winner(P6, ["KC", "JK", "JK", "AS", "AS", "2C"], trump="H",
+                               trick_no=4) == 3  # Mighty A S, the first copy
+    assert format_cards(oracle.legal_plays(P6, parse_cards("KC 2H 3H"), trump="S",
+                                           trick_no=5, played=["AH", "AH"])) == "3H 2H"
+    with pytest.raises(ValueError, match="more often"):
+        oracle.trick_winner(P6, ["AH", "AH", "AH"], trump="S", trick_no=4)
+    assert oracle.weak_hand_score(P6, parse_physical("JK JK KH KH 10C")) == 0.5

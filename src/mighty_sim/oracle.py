@@ -6,6 +6,15 @@ a :class:`ValueError` that says what is wrong), compiles the profile and calls a
 kernel of :mod:`mighty_sim.kernels.rules_nb`; the reference engine
 (:mod:`mighty_sim.reference.rules`) gives the same answers, checked by the tests.
 
+With two decks (RULES.md s.4) the play rules see card kinds: a hand is given by the kinds
+it holds (``parse_cards``), ``played`` may name a card once per copy and, of two identical
+cards, the first played wins; a weak-hand score takes the whole two-deck hand
+(``parse_physical``).
+
+>>> six = load_profile("russian-6p")
+>>> trick_winner(six, ["KH", "AH", "AH", "2H", "3H", "4H"], trump="S", trick_no=3)
+1
+
 >>> from mighty_sim import load_profile, parse_cards, format_cards
 >>> std = load_profile("standard")
 >>> hand = parse_cards("AS KC 5C JK 9H")
@@ -24,8 +33,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from .cards import JOKER_BIT, N_CARD_KINDS, card_name, parse_suit, to_mask
+from .cards import JOKER_BIT, N_CARD_KINDS, card_name, copies, parse_suit, to_mask
 from .kernels import rules_nb
+from .kernels.deal2_nb import weak_score2_nb
 from .kernels.params import FRIEND_KINDS, compile_profile
 from .profile import TRUMPS, RuleProfile, load_profile
 
@@ -52,8 +62,6 @@ def _profile(profile: RuleProfile | str) -> RuleProfile:
         return load_profile(profile)
     if not isinstance(profile, RuleProfile):
         raise ValueError(f"profile must be a RuleProfile or a profile name, not {profile!r}")
-    if profile.deck_copies != 1:
-        raise ValueError(f"profile {profile.name}: the oracle answers for one-deck profiles")
     return profile
 
 
@@ -85,8 +93,9 @@ def _played(
         raise ValueError("played must be a sequence of cards, e.g. ['KC', 'JK']")
     masks = [to_mask(c) for c in played]
     bits = [m.bit_length() - 1 for m in masks]
-    if len(set(bits)) != len(bits):
-        raise ValueError("played holds the same card twice")
+    for b in set(bits):  # with two decks a card may be played once per copy
+        if bits.count(b) > max(1, (profile.card_mask & copies(b)).bit_count()):
+            raise ValueError(f"played holds {card_name(b)} more often than the deck does")
     for b in bits:
         if not profile.deck_mask >> b & 1:
             raise ValueError(f"{card_name(b)} is not in the {profile.name} deck")
@@ -123,6 +132,11 @@ def weak_hand_score(profile: RuleProfile | str, hand: int) -> float:
     1.0
     """
     p = _profile(profile)
+    if p.deck_copies == 2:  # a two-deck hand (parse_physical): every copy counts
+        if not isinstance(hand, int) or hand < 0 or hand & ~p.card_mask:
+            raise ValueError(f"hand must be a two-deck mask (parse_physical); got {hand!r}")
+        q = weak_score2_nb(np.uint64(hand & (2**64 - 1)), np.uint64(hand >> 64), _params(p))
+        return float(q) / 4.0
     return float(rules_nb.weak_score_q_nb(np.uint64(_hand(p, hand)), _params(p))) / 4.0
 
 
