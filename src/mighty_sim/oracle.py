@@ -95,7 +95,8 @@ def _played(
     bits = [m.bit_length() - 1 for m in masks]
     for b in set(bits):  # with two decks a card may be played once per copy
         if bits.count(b) > max(1, (profile.card_mask & copies(b)).bit_count()):
-            raise ValueError(f"played holds {card_name(b)} more often than the deck does")
+            raise ValueError(f"played holds {card_name(b)} twice or more often than the deck "
+                             "does")
     for b in bits:
         if not profile.deck_mask >> b & 1:
             raise ValueError(f"{card_name(b)} is not in the {profile.name} deck")
