@@ -429,3 +429,12 @@ def test_default_shards_hold_about_the_same_number_of_deals(tmp_path: Path) -> N
         assert code == 0, err
         config = json.loads((out / "_run.json").read_text())["config"]
         assert config["shard_games"] == expected
+
+
+def test_rules_where_every_deal_is_redealt_are_an_error_not_a_hang() -> None:
+    """Every hand weak enough to show (heuristic players always show): no deal is ever
+    played, and the engine says so instead of growing its buffers without end."""
+    always_weak = STANDARD.replace(weak_threshold=100)
+    with pytest.raises(ValueError, match="redealt 60,000 times"):
+        play_batch(always_weak, seed=1, game_start=0, games=1, players=HEURISTIC)
+

@@ -245,8 +245,8 @@ def play_batch(
         )
         if g == 0 and todo > 0:  # not even one game fitted
             if cap > 4 * 60_000 * deals_per_game(ledger, to_target):
-                raise RuntimeError(f"profile {profile.name}: a game did not end: its deals "
-                                   "were redealt 60,000 times in a row")
+                raise ValueError(f"profile {profile.name}: a game did not end: its deals "
+                                 "were redealt 60,000 times in a row")
             room = cap * 2
             continue
         if g:

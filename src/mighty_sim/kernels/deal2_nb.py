@@ -13,29 +13,10 @@ import numpy as np
 from numba import njit
 
 from .deal_nb import (
-    F_STRENGTH,
     N_U,
-    R_AUCTION_BID,
-    R_AUCTION_TRUMP,
-    R_BID,
-    R_DEALER,
-    R_DECLARER,
-    R_FIRST_BIDDER,
-    R_FRIEND_CARD,
-    R_FRIEND_KIND,
-    R_FRIEND_MODE,
-    R_FRIEND_SEAT,
-    R_HAND_POINTS,
-    R_HAS_JOKER,
-    R_HAS_MIGHTY,
-    R_HIST_LEN,
-    R_LEAD_REQUEST,
-    R_REDEAL_BY,
-    R_SUCCESS,
-    R_TRUMP,
-    R_TRUMP_LENGTH,
     U_BLIND,
     U_DISCARDS,
+    record_declarer_nb,
     run_auction_nb,
     write_result_nb,
 )
@@ -64,21 +45,15 @@ from .policy_nb import (
     blind_raise_decide_nb,
     contract_decide_nb,
     friend_decide_nb,
-    has_nb,
-    keep_value_nb,
     kth_card_nb,
-    lowest_card_nb,
-    strength_nb,
+    least_wanted_nb,
 )
 from .rng_nb import below_nb
 from .rules_nb import (
     JOKER_BIT,
     NO_TRUMP,
     bit_nb,
-    mighty_of_nb,
-    points_nb,
     popcount_nb,
-    suit_mask_nb,
     weak_score_q_nb,
 )
 
@@ -111,7 +86,7 @@ def exchange2_nb(
 ) -> tuple[np.uint64, np.uint64]:
     """The declarer's discards, one mask per plane. ``random`` draws them one by one among
     the physical cards left (deck 0 low to high, then deck 1); ``heuristic`` discards the
-    kind it least wants to keep (see :func:`.policy_nb.keep_value_nb`), its lowest copy."""
+    kind it least wants to keep (:func:`.policy_nb.least_wanted_nb`), its lowest copy."""
     d0, d1 = np.uint64(0), np.uint64(0)
     for _ in range(count):
         r0, r1 = p0 & ~d0, p1 & ~d1
@@ -120,16 +95,7 @@ def exchange2_nb(
             i = below_nb(st, a + popcount_nb(r1))
             card = kth_card_nb(r0, i) if i < a else PLANE + kth_card_nb(r1, i - a)
         else:
-            rest = fold_nb(r0, r1)
-            best, best_v = -1, 1e9
-            m = rest
-            while m:
-                c = lowest_card_nb(m)
-                m &= ~bit_nb(c)
-                v = keep_value_nb(rest, c, trump, params)
-                if v < best_v:
-                    best, best_v = c, v
-            card = copy_of_nb(r0, r1, best)
+            card = copy_of_nb(r0, r1, least_wanted_nb(fold_nb(r0, r1), trump, params))
         if card >= PLANE:
             d1 |= bit_nb(card - PLANE)
         else:
@@ -185,30 +151,12 @@ def play_attempt2_nb(
         kinds[s] = fold_nb(hands[s], hands[H2_PLANE1 + s])
     ru[row, U_BLIND] = b0
     ru[row, N_U + U_BLIND] = b1
-    ri[row, R_DEALER] = dealer
-    ri[row, R_FIRST_BIDDER] = first_bidder
-    ri[row, R_HIST_LEN] = 0
-    for col in (R_REDEAL_BY, R_DECLARER, R_BID, R_TRUMP, R_AUCTION_BID, R_AUCTION_TRUMP,
-                R_FRIEND_MODE, R_FRIEND_CARD, R_FRIEND_SEAT, R_FRIEND_KIND, R_SUCCESS,
-                R_LEAD_REQUEST):
-        ri[row, col] = -1
-    declarer, bid, trump = run_auction_nb(st, params, kinds, first_bidder, policies, pp, row,
-                                          ri, rw, rh, scratch_b)
+    declarer, bid, trump = run_auction_nb(st, params, kinds, dealer, first_bidder, policies,
+                                          pp, row, ri, rw, rh, scratch_b)
     if declarer < 0:
         return t_used
-    d0, d1 = hands[declarer], hands[H2_PLANE1 + declarer]
-    dk = kinds[declarer]
-    ri[row, R_AUCTION_BID] = bid
-    ri[row, R_AUCTION_TRUMP] = trump
-    rf[row, F_STRENGTH] = strength_nb(dk, trump, params)
-    if trump != NO_TRUMP:
-        suit = suit_mask_nb(trump)
-        ri[row, R_TRUMP_LENGTH] = popcount_nb(d0 & suit) + popcount_nb(d1 & suit)
-    else:
-        ri[row, R_TRUMP_LENGTH] = 0
-    ri[row, R_HAS_MIGHTY] = 1 if has_nb(dk, mighty_of_nb(params, trump)) else 0
-    ri[row, R_HAS_JOKER] = 1 if has_nb(dk, JOKER_BIT) else 0
-    ri[row, R_HAND_POINTS] = points_nb(d0) + points_nb(d1)
+    record_declarer_nb(ri, rf, row, params, kinds[declarer], hands[declarer],
+                       hands[H2_PLANE1 + declarer], bid, trump)
     if params[P_RAISE_RULE] == RAISE_RANK_GAP:
         bid, trump = blind_raise_decide_nb(policies[declarer], st, bid, trump, params)
     return play_contract2_nb(st, params, deck_cards[deck_size:], hands, b0, b1, declarer, bid,

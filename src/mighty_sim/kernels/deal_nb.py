@@ -94,14 +94,22 @@ def _record_bid(rh: np.ndarray, ri: np.ndarray, row: int, code: int) -> None:
 
 @njit(cache=True)
 def run_auction_nb(
-    st: np.ndarray, params: np.ndarray, hands: np.ndarray, first_bidder: int,
+    st: np.ndarray, params: np.ndarray, hands: np.ndarray, dealer: int, first_bidder: int,
     policies: np.ndarray, pp: np.ndarray, row: int, ri: np.ndarray, rw: np.ndarray,
     rh: np.ndarray, scratch_b: np.ndarray,
 ) -> tuple[int, int, int]:
-    """The auction (s.2.2) of row ``row``: (declarer, bid, trump), or declarer -1 when the
-    attempt ends in a redeal (its outcome written). ``hands`` are what the policies see
-    (kinds, with two decks); a weak hand is read from the row's weak scores ``rw``."""
+    """Start row ``row`` (its dealer, first bidder, contract columns empty) and hold its
+    auction (s.2.2): (declarer, bid, trump), or declarer -1 when the attempt ends in a
+    redeal (its outcome written). ``hands`` are what the policies see (kinds, with two
+    decks); a weak hand is read from the row's weak scores ``rw``."""
     n = params[P_PLAYERS]
+    ri[row, R_DEALER] = dealer
+    ri[row, R_FIRST_BIDDER] = first_bidder
+    ri[row, R_HIST_LEN] = 0
+    for col in (R_REDEAL_BY, R_DECLARER, R_BID, R_TRUMP, R_AUCTION_BID, R_AUCTION_TRUMP,
+                R_FRIEND_MODE, R_FRIEND_CARD, R_FRIEND_SEAT, R_FRIEND_KIND, R_SUCCESS,
+                R_LEAD_REQUEST):
+        ri[row, col] = -1
     passed = scratch_b[0]
     had_turn = scratch_b[1]
     pref_trump = np.zeros(MAX_PLAYERS, np.int64)
@@ -164,6 +172,26 @@ def run_auction_nb(
 
 
 @njit(cache=True)
+def record_declarer_nb(
+    ri: np.ndarray, rf: np.ndarray, row: int, params: np.ndarray, kinds: np.uint64,
+    p0: np.uint64, p1: np.uint64, bid: int, trump: int,
+) -> None:
+    """Write the auction's contract and the declarer's hand at that time into row ``row``:
+    ``kinds`` its card kinds, ``p0`` and ``p1`` its cards of each deck (``p1`` = 0 with one
+    deck)."""
+    ri[row, R_AUCTION_BID] = bid
+    ri[row, R_AUCTION_TRUMP] = trump
+    rf[row, F_STRENGTH] = strength_nb(kinds, trump, params)
+    length = 0
+    if trump != NO_TRUMP:
+        length = popcount_nb(p0 & suit_mask_nb(trump)) + popcount_nb(p1 & suit_mask_nb(trump))
+    ri[row, R_TRUMP_LENGTH] = length
+    ri[row, R_HAS_MIGHTY] = 1 if has_nb(kinds, mighty_of_nb(params, trump)) else 0
+    ri[row, R_HAS_JOKER] = 1 if has_nb(kinds, JOKER_BIT) else 0
+    ri[row, R_HAND_POINTS] = points_nb(p0) + points_nb(p1)
+
+
+@njit(cache=True)
 def play_attempt_nb(
     st: np.ndarray, params: np.ndarray, deck_cards: np.ndarray, dealer: int,
     first_bidder: int, policies: np.ndarray, pp: np.ndarray, row: int,
@@ -200,25 +228,12 @@ def play_attempt_nb(
         ru[row, s] = hands[s]
         rw[row, s] = weak_score_q_nb(hands[s], params)
     ru[row, U_BLIND] = blind
-    ri[row, R_DEALER] = dealer
-    ri[row, R_FIRST_BIDDER] = first_bidder
-    ri[row, R_HIST_LEN] = 0
-    for col in (R_REDEAL_BY, R_DECLARER, R_BID, R_TRUMP, R_AUCTION_BID, R_AUCTION_TRUMP,
-                R_FRIEND_MODE, R_FRIEND_CARD, R_FRIEND_SEAT, R_FRIEND_KIND, R_SUCCESS,
-                R_LEAD_REQUEST):
-        ri[row, col] = -1
-    declarer, bid, trump = run_auction_nb(st, params, hands, first_bidder, policies, pp, row,
-                                          ri, rw, rh, scratch_b)
+    declarer, bid, trump = run_auction_nb(st, params, hands, dealer, first_bidder, policies, pp,
+                                          row, ri, rw, rh, scratch_b)
     if declarer < 0:
         return t_used
     dh = hands[declarer]
-    ri[row, R_AUCTION_BID] = bid
-    ri[row, R_AUCTION_TRUMP] = trump
-    rf[row, F_STRENGTH] = strength_nb(dh, trump, params)
-    ri[row, R_TRUMP_LENGTH] = popcount_nb(dh & suit_mask_nb(trump)) if trump != NO_TRUMP else 0
-    ri[row, R_HAS_MIGHTY] = 1 if has_nb(dh, mighty_of_nb(params, trump)) else 0
-    ri[row, R_HAS_JOKER] = 1 if has_nb(dh, JOKER_BIT) else 0
-    ri[row, R_HAND_POINTS] = points_nb(dh)
+    record_declarer_nb(ri, rf, row, params, dh, dh, np.uint64(0), bid, trump)
     if params[P_RAISE_RULE] == RAISE_RANK_GAP:  # a raise before the blind is seen (s.3)
         bid, trump = blind_raise_decide_nb(policies[declarer], st, bid, trump, params)
     return play_contract_nb(st, params, deck_cards, hands, blind, declarer, bid, trump, False,

@@ -38,9 +38,7 @@ from .params import (
 )
 from .play_nb import (
     MAX_PLAYERS,
-    S_BID,
     S_CALLED,
-    S_CHANGED,
     S_DECLARER,
     S_DEMANDED,
     S_FRIEND,
@@ -52,19 +50,18 @@ from .play_nb import (
     S_LEADER,
     S_MODE,
     S_N,
-    S_REQUEST,
     S_REVEALED,
     S_TRICK_NO,
     S_TRUMP,
     end_trick_nb,
     lead_request_nb,
+    open_play_nb,
     partners_of_nb,
 )
 from .policy_nb import has_nb, lowest_card_nb, play_decide_nb
 from .rules_nb import (
     JOKER_BIT,
     bit_nb,
-    hunter_of_nb,
     in_tricks_nb,
     legal_plays_nb,
 )
@@ -117,7 +114,6 @@ def start_play2_nb(
     """Set up the play of a contract from the two-plane ``hands`` after the exchange
     (deck-0 planes at ``0..``, deck-1 at ``H2_PLANE1..``)."""
     n = params[P_PLAYERS]
-    s[:] = 0
     for p in range(MAX_PLAYERS):
         h[p] = hands[p] if p < n else np.uint64(0)
         h[H2_PLANE1 + p] = hands[H2_PLANE1 + p] if p < n else np.uint64(0)
@@ -133,20 +129,8 @@ def start_play2_nb(
                 kind = FRIEND_KIND_FRIEND
     elif mode == MODE_FIRST_TRICK:
         kind = FRIEND_KIND_SECRET_SOLO
-    s[S_N] = n
-    s[S_DECLARER] = declarer
-    s[S_TRUMP] = trump
-    s[S_BID] = bid
-    s[S_CHANGED] = 1 if changed else 0
-    s[S_MODE] = mode
-    s[S_CALLED] = called
-    s[S_REQUEST] = request
-    s[S_FRIEND] = -1
-    s[S_KIND] = kind
-    s[S_HUNTER] = hunter_of_nb(params, trump)
-    s[S_LEADER] = declarer
-    s[S_TRICK_NO] = 1
-    s[S_JOKER_SUIT] = -1
+    # the friend's seat stays -1 until a copy of the called card is played
+    open_play_nb(s, params, declarer, bid, trump, changed, mode, called, request, -1, kind)
 
 
 @njit(cache=True)

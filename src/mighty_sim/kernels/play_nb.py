@@ -72,7 +72,6 @@ def start_play_nb(
     """Set up the play of a contract: ``hands`` after the exchange, the friend found from
     the called card (s.2.3), the declarer to lead the first trick."""
     n = params[P_PLAYERS]
-    s[:] = 0
     for p in range(MAX_PLAYERS):
         h[p] = hands[p] if p < n else np.uint64(0)
         h[H_CANT + p] = 0
@@ -89,7 +88,18 @@ def start_play_nb(
                 friend, kind = p, FRIEND_KIND_FRIEND
     elif mode == MODE_FIRST_TRICK:
         kind = FRIEND_KIND_SECRET_SOLO
-    s[S_N] = n
+    open_play_nb(s, params, declarer, bid, trump, changed, mode, called, request, friend, kind)
+    s[S_TRACK] = 1 if track else 0
+
+
+@njit(cache=True)
+def open_play_nb(
+    s: np.ndarray, params: np.ndarray, declarer: int, bid: int, trump: int, changed: bool,
+    mode: int, called: int, request: int, friend: int, kind: int,
+) -> None:
+    """Write a contract into a fresh play state ``s``: the declarer leads trick 1."""
+    s[:] = 0
+    s[S_N] = params[P_PLAYERS]
     s[S_DECLARER] = declarer
     s[S_BID] = bid
     s[S_TRUMP] = trump
@@ -103,7 +113,6 @@ def start_play_nb(
     s[S_LEADER] = declarer
     s[S_TRICK_NO] = 1
     s[S_JOKER_SUIT] = -1
-    s[S_TRACK] = 1 if track else 0
 
 
 @njit(cache=True)

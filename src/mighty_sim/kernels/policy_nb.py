@@ -169,8 +169,8 @@ def bid_ceiling_nb(strength: float, pp: np.ndarray, params: np.ndarray) -> int:
     points = 6.5 + strength + pp[0]
     if params[P_BID_UNIT] == BID_TRICKS:
         points = points * params[P_HAND_SIZE] / params[P_TOTAL_POINTS]
-    elif params[P_TOTAL_POINTS] != 20:  # two decks: strength per ten cards, points x 2
-        points = (6.5 + strength * 10.0 / params[P_HAND_SIZE] + pp[0]) * (
+    elif params[P_TOTAL_POINTS] != 20:  # e.g. two decks: strength per ten cards, points
+        points = (6.5 + strength * 10.0 / params[P_HAND_SIZE] + pp[0]) * (  # in proportion
             params[P_TOTAL_POINTS] / 20.0)
     return min(int(points), params[P_MAX_BID])
 
@@ -241,17 +241,23 @@ def exchange_decide_nb(
             discards |= bit_nb(c)
         return discards
     for _ in range(discard_count):
-        best_c, best_v = -1, 1e9
-        rest = hand & ~discards
-        m = rest
-        while m:
-            c = lowest_card_nb(m)
-            m &= ~bit_nb(c)
-            v = keep_value_nb(rest, c, trump, params)
-            if v < best_v:
-                best_c, best_v = c, v
-        discards |= bit_nb(best_c)
+        discards |= bit_nb(least_wanted_nb(hand & ~discards, trump, params))
     return discards
+
+
+@njit(cache=True)
+def least_wanted_nb(hand: np.uint64, trump: int, params: np.ndarray) -> int:
+    """The card of a non-empty hand the heuristic declarer least wants to keep (the
+    lowest such card on a tie)."""
+    best_c, best_v = -1, 1e9
+    m = hand
+    while m:
+        c = lowest_card_nb(m)
+        m &= ~bit_nb(c)
+        v = keep_value_nb(hand, c, trump, params)
+        if v < best_v:
+            best_c, best_v = c, v
+    return best_c
 
 
 @njit(cache=True)
