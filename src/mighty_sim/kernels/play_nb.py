@@ -204,8 +204,11 @@ def play_until_nb(
             policy, st, seat, hand, legal, tr, k, s[S_LEADER], s[S_TRUMP], trick_no,
             s[S_JOKER_SUIT], s[S_DEMANDED] == 1, demand_card, partners,
             seat == declarer or seat == friend, h[H_SEEN], n, params)
-        t_used = apply_play_nb(s, h, tr, seat, card, suit, demand, params, record, ti, t_used,
-                               row)
+        if k + 1 < n and s[S_TRACK] == 0:  # mid-trick: no trick to close, no inference
+            place_card_nb(s, h, tr, seat, card, suit, demand)
+        else:
+            t_used = apply_play_nb(s, h, tr, seat, card, suit, demand, params, record, ti,
+                                   t_used, row)
     return t_used
 
 
@@ -233,17 +236,16 @@ def infer_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, seat: int, card: int,
 
 
 @njit(cache=True)
-def apply_play_nb(
+def place_card_nb(
     s: np.ndarray, h: np.ndarray, tr: np.ndarray, seat: int, card: int, suit: int,
-    demand: bool, params: np.ndarray, record: bool, ti: np.ndarray, t_used: int, row: int,
-) -> int:
-    """Play ``card`` (naming ``suit`` for a led joker, ``demand`` for a led hunter) for
-    ``seat``, the seat to play; at a trick's end find its winner, count its points and, with
-    ``record``, write it to trick row ``t_used`` of ``ti``. Returns the trick rows used."""
-    n = s[S_N]
+    demand: bool,
+) -> bool:
+    """Put ``card`` of ``seat`` into the trick (a lead sets the joker's suit and the
+    demand; the called card reveals the friend); returns False when it completes the
+    trick, which ``apply_play_nb`` then closes. Small enough for LLVM to inline: the
+    play loop calls it for every card but a trick's last (a call passing arrays costs
+    about as much as the work here)."""
     k = s[S_K]
-    if s[S_TRACK] == 1:
-        infer_nb(s, h, tr, seat, card, params)
     if k == 0:
         s[S_JOKER_SUIT] = suit
         s[S_DEMANDED] = 1 if demand else 0
@@ -253,8 +255,23 @@ def apply_play_nb(
     tr[k] = card
     if s[S_MODE] == MODE_CALLED and card == s[S_CALLED] and seat == s[S_FRIEND]:
         s[S_REVEALED] = 1
-    if k + 1 < n:
+    if k + 1 < s[S_N]:
         s[S_K] = k + 1
+        return True
+    return False
+
+
+@njit(cache=True)
+def apply_play_nb(
+    s: np.ndarray, h: np.ndarray, tr: np.ndarray, seat: int, card: int, suit: int,
+    demand: bool, params: np.ndarray, record: bool, ti: np.ndarray, t_used: int, row: int,
+) -> int:
+    """Play ``card`` (naming ``suit`` for a led joker, ``demand`` for a led hunter) for
+    ``seat``, the seat to play; at a trick's end find its winner, count its points and, with
+    ``record``, write it to trick row ``t_used`` of ``ti``. Returns the trick rows used."""
+    if s[S_TRACK] == 1:
+        infer_nb(s, h, tr, seat, card, params)
+    if place_card_nb(s, h, tr, seat, card, suit, demand):
         return t_used
     t_used, seen = end_trick_nb(s, tr, tr, params, record, ti, t_used, row)
     h[H_SEEN] |= seen
