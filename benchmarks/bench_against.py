@@ -1,0 +1,105 @@
+"""The batch kernel against an earlier revision, both in one process, rounds alternating.
+
+This machine is shared: its speed moves by 20-40% within minutes, more than most changes
+to the kernel are worth, so two runs minutes apart cannot compare two versions. Here the
+revision's package is exported (``git archive``) under another name, both versions are
+imported into this process and timed in alternating rounds (CPU time of one
+``play_batch`` call of ``--games`` games each); the ratios old/new of the rounds are
+printed sorted, with their median. A ratio above 1 means the working tree is faster.
+
+Before timing it says whether both versions write identical rows for the same games
+(a speed change usually should; a change of play or rules will not).
+
+    .venv/bin/python benchmarks/bench_against.py HEAD~1 [--profile standard]
+        [--players heuristic,random] [--games 30000] [--rounds 12]
+
+The exported copy and its compiled kernels are kept in ``out/bench-against/<commit>``,
+so a second comparison with the same revision does not compile it again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import io
+import re
+import subprocess
+import sys
+import tarfile
+import time
+from pathlib import Path
+from statistics import median
+from typing import Any
+
+import numpy as np
+
+import mighty_sim.engine as new_engine
+from mighty_sim.profile import load_profile
+
+ROOT = Path(__file__).resolve().parent.parent
+ALIAS = "mighty_sim_rev"
+
+
+def export(rev: str) -> tuple[str, Path]:
+    """Export ``src/mighty_sim`` of ``rev`` as package ``ALIAS``; (commit, folder)."""
+    commit = subprocess.run(["git", "rev-parse", "--verify", f"{rev}^{{commit}}"], cwd=ROOT,
+                            check=True, capture_output=True, text=True).stdout.strip()
+    base = ROOT / "out" / "bench-against" / commit[:12]
+    pkg = base / ALIAS
+    if not pkg.exists():
+        tar = subprocess.run(["git", "archive", commit, "src/mighty_sim"], cwd=ROOT,
+                             check=True, capture_output=True).stdout
+        tmp = base / ".export"
+        with tarfile.open(fileobj=io.BytesIO(tar)) as t:
+            t.extractall(tmp, filter="data")
+        for f in (tmp / "src" / "mighty_sim").rglob("*.py"):
+            f.write_text(re.sub(r"\bmighty_sim\b(?=[. ])", ALIAS, f.read_text()))
+        (tmp / "src" / "mighty_sim").rename(pkg)
+    return commit, base
+
+
+def cpu_seconds(engine: Any, profile: Any, players: str, start: int, games: int) -> float:
+    spec = engine.parse_players(players, profile.players)
+    t = time.process_time()
+    engine.play_batch(profile, seed=1, game_start=start, games=games, players=spec)
+    return time.process_time() - t
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("rev", help="git revision to compare the working tree with")
+    ap.add_argument("--profile", default="standard")
+    ap.add_argument("--players", default="heuristic,random",
+                    help="comma-separated policies, each timed on its own")
+    ap.add_argument("--games", type=int, default=30_000)
+    ap.add_argument("--rounds", type=int, default=12)
+    args = ap.parse_args()
+    commit, base = export(args.rev)
+    sys.path.insert(0, str(base))
+    old_engine = importlib.import_module(f"{ALIAS}.engine")
+    old_profile = importlib.import_module(f"{ALIAS}.profile").load_profile(args.profile)
+    profile = load_profile(args.profile)
+    print(f"working tree against {commit[:12]} ({args.rev}), profile {args.profile}, "
+          f"{args.games:,} games a round, CPU time")
+    for players in args.players.split(","):
+        spec_new = new_engine.parse_players(players, profile.players)
+        spec_old = old_engine.parse_players(players, profile.players)
+        a = new_engine.play_batch(profile, seed=1, game_start=0, games=2000, players=spec_new)
+        b = old_engine.play_batch(old_profile, seed=1, game_start=0, games=2000,
+                                  players=spec_old)  # also compiles both
+        same = all(np.array_equal(getattr(a, k), getattr(b, k))
+                   for k in ("ri", "ru", "rf", "rw", "rh"))
+        ratios = []
+        for r in range(args.rounds):
+            start = 1_000_000 + r * args.games
+            old = cpu_seconds(old_engine, old_profile, players, start, args.games)
+            new = cpu_seconds(new_engine, profile, players, start, args.games)
+            ratios.append(old / new)
+        ratios.sort()
+        print(f"  {players:<10} rows identical: {'yes' if same else 'NO'}; old/new time "
+              f"{' '.join(f'{v:.2f}' for v in ratios)}; median {median(ratios):.2f} "
+              f"(this round: {args.games / new:,.0f} deals/s new)")
+
+
+if __name__ == "__main__":
+    main()
