@@ -426,7 +426,11 @@ def play_decide_nb(
               and not (n_played == 1 and trick[0] == JOKER_BIT))
     w = trick[idx]
     suit = suit_to_follow_nb(trick, n_played, trump, trick_no, joker_suit, params)
-    joker_power = joker_has_power_nb(trick, n_played, trump, trick_no, demanded, params)
+    # the joker's power matters only when it is winning or may be played: most decisions
+    # skip the call
+    joker_power = False
+    if w == JOKER_BIT or has_nb(legal, JOKER_BIT):
+        joker_power = joker_has_power_nb(trick, n_played, trump, trick_no, demanded, params)
     m = legal
     while m:
         c = lowest_card_nb(m)
