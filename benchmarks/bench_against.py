@@ -14,7 +14,8 @@ Before timing it says whether both versions write identical rows for the same ga
         [--players heuristic,random] [--games 30000] [--rounds 12]
 
 The exported copy and its compiled kernels are kept in ``out/bench-against/<commit>``,
-so a second comparison with the same revision does not compile it again.
+so a second comparison with the same revision does not compile it again. The figures are
+also written as JSON (``--out``), as every benchmark's are.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ from statistics import median
 from typing import Any
 
 import numpy as np
+from _results import save
+from numba import config as numba_config
 
 import mighty_sim.engine as new_engine
 from mighty_sim.profile import load_profile
@@ -73,7 +76,10 @@ def main() -> None:
                     help="comma-separated policies, each timed on its own")
     ap.add_argument("--games", type=int, default=30_000)
     ap.add_argument("--rounds", type=int, default=12)
+    ap.add_argument("--out", type=Path, default=Path("benchmarks/results/against.json"))
     args = ap.parse_args()
+    if numba_config.DISABLE_JIT:
+        ap.error("NUMBA_DISABLE_JIT is set; this times the compiled kernels")
     commit, base = export(args.rev)
     sys.path.insert(0, str(base))
     old_engine = importlib.import_module(f"{ALIAS}.engine")
@@ -81,6 +87,8 @@ def main() -> None:
     profile = load_profile(args.profile)
     print(f"working tree against {commit[:12]} ({args.rev}), profile {args.profile}, "
           f"{args.games:,} games a round, CPU time")
+    result: dict[str, object] = {"revision": commit, "profile": args.profile,
+                                 "games_per_round": args.games}
     for players in args.players.split(","):
         spec_new = new_engine.parse_players(players, profile.players)
         spec_old = old_engine.parse_players(players, profile.players)
@@ -99,6 +107,9 @@ def main() -> None:
         print(f"  {players:<10} rows identical: {'yes' if same else 'NO'}; old/new time "
               f"{' '.join(f'{v:.2f}' for v in ratios)}; median {median(ratios):.2f} "
               f"(this round: {args.games / new:,.0f} deals/s new)")
+        result[players] = {"rows_identical": same, "old_over_new": ratios,
+                           "median": median(ratios)}
+    save(result, args.out)
 
 
 if __name__ == "__main__":
