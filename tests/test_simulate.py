@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import subprocess
@@ -21,7 +22,7 @@ from conftest import STANDARD
 from mighty_sim.cards import parse_cards, points_in
 from mighty_sim.cli import main
 from mighty_sim.dataset import deals_table, tricks_table
-from mighty_sim.engine import parse_players, play_batch
+from mighty_sim.engine import balanced_shard_games, deals_per_game, parse_players, play_batch
 from mighty_sim.reference import RandomPlayer, play_ledger
 from mighty_sim.runner import RunConfig, run_simulation, shard_path
 
@@ -418,17 +419,29 @@ def test_games_to_the_target_end_as_the_reference_ends_them(name: str) -> None:
     assert reached >= 30
 
 
-def test_default_shards_hold_about_the_same_number_of_deals(tmp_path: Path) -> None:
-    """Files of about 2**19 deals whatever the game length: --ledger K divides the games
-    a shard holds by K, games played to a target by 64."""
-    for args, expected in ((["--ledger", "4"], (1 << 19) // 4),
-                           (["--profile", "ucla-4p", "--to-target"], (1 << 19) // 64)):
-        out = tmp_path / str(expected)
+def test_default_shards_are_balanced_files_of_at_most_2_19_deals(tmp_path: Path) -> None:
+    """Files of at most 2**19 deals whatever the game length (--ledger K: 2**19 // K
+    games, games played to a target: 2**19 // 64), no more files than that needs, and all
+    of about the same size, so no worker is left alone with a short last file."""
+    for games, ledger, to_target in ((1_000_000, 1, False), (10_000_000, 1, False),
+                                     (3, 4, False), (2_000_001, 4, False), (50_000, 500, True),
+                                     (8_193, 500, True), (1 << 19, 1, False)):
+        cap = (1 << 19) // deals_per_game(ledger, to_target)
+        size = balanced_shard_games(games, ledger, to_target)
+        shards = math.ceil(games / size)
+        assert size <= cap
+        assert shards == math.ceil(games / cap)
+        last = games - (shards - 1) * size
+        assert 0 < last <= size and size - last < shards
+    for args, games, ledger, to_target in ((["--ledger", "4"], 2, 4, False),
+                                           (["--profile", "ucla-4p", "--to-target"], 8, 500,
+                                            True)):
+        out = tmp_path / str(games)
         code, _, err = _cli("simulate", "--deals", "8", "--workers", "1", "--out", str(out),
                             *args)
         assert code == 0, err
         config = json.loads((out / "_run.json").read_text())["config"]
-        assert config["shard_games"] == expected
+        assert config["shard_games"] == balanced_shard_games(games, ledger, to_target)
 
 
 def test_rules_where_every_deal_is_redealt_are_an_error_not_a_hang() -> None:

@@ -6,6 +6,7 @@ Bad input gives a one-line error on stderr and exit code 2, never a traceback.
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 import time
@@ -18,7 +19,7 @@ from typing import Any
 import click
 
 from .cards import format_cards, parse_cards
-from .engine import SHARD_GAMES, deals_per_game
+from .engine import SHARD_GAMES, balanced_shard_games
 from .profile import BUILTIN_PROFILES, load_profile
 
 
@@ -160,7 +161,8 @@ def demo(deals: int, out: Path) -> None:
 @click.option("--resume", is_flag=True, help="Complete an interrupted run in --out.")
 @click.option("--overwrite", is_flag=True, help="Replace a run already in --out.")
 @click.option("--shard-games", type=int, default=None,
-              help=f"Games per Parquet file [default: about {SHARD_GAMES:,} deals' worth].")
+              help=f"Games per Parquet file [default: files of at most {SHARD_GAMES:,} "
+                   "deals' worth, all of about the same size].")
 @click.option("--executor", type=click.Choice(["local", "dask"]), default="local",
               show_default=True, help="Local worker processes, or a Dask cluster.")
 @click.option("--address", default=None, help="Dask scheduler, e.g. tcp://host:8786.")
@@ -186,8 +188,9 @@ def simulate(profile: str, deals: int, seed: int, workers: int, out: Path, playe
                   parse_players(players, p.players))
     if ledger is None:
         ledger = 500 if to_target else 1
-    if shard_games is None:  # files of about 2**19 deals
-        shard_games = max(1, SHARD_GAMES // deals_per_game(ledger, to_target))
+    if shard_games is None:  # files of at most 2**19 deals, all about the same size
+        games = deals if to_target else math.ceil(deals / max(ledger, 1))
+        shard_games = balanced_shard_games(games, ledger, to_target)
     config = RunConfig(p, deals, seed, specs, ledger, tricks, shard_games, to_target)
     with _progress("simulate" if not to_target else "simulate (games)",
                    config.games * config.units_per_game) as advance:
