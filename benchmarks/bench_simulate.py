@@ -8,7 +8,12 @@ profile. It measures, in this order:
    Parquet, rename) with 1 and 2 workers;
 3. the reference engine (pure Python) on random players, the only players it has;
 4. peak memory of ``simulate`` at two deal counts (should be flat);
-5. the wall time of a small run once the compile cache is warm.
+5. the wall time of a small run once the compile cache is warm;
+6. the floors under the two speed targets: what a worker spends per deal besides the
+   kernel (the Arrow table and the Parquet encoding, one batch, CPU time), how two kernel
+   processes at once scale on this machine, and the start-up of any process that runs a
+   cached Numba kernel (importing numpy and numba and loading Numba's registries, which
+   its first call of a cached kernel does), measured in a subprocess.
 
 Before any time is quoted, the kernel's random deals are checked against the reference
 engine's (an output-parity check). Ratios are measured in the same run; the machine is
@@ -21,6 +26,7 @@ printed and written as JSON (``--out``). Generated reports are output, not truth
 from __future__ import annotations
 
 import argparse
+import io
 import resource
 import subprocess
 import sys
@@ -28,13 +34,15 @@ import tempfile
 import time
 from fractions import Fraction
 from pathlib import Path
+from statistics import median
 
 from _results import print_figures, save
 
 from mighty_sim.dataset import deals_table
 from mighty_sim.engine import parse_players, play_batch
-from mighty_sim.profile import load_profile
+from mighty_sim.profile import RuleProfile, load_profile
 from mighty_sim.reference import RandomPlayer, play_ledger
+from mighty_sim.runner import BATCH_GAMES, ROW_GROUP, parquet_writer
 
 
 def _simulate(deals: int, workers: int, out: Path) -> tuple[float, int]:
@@ -99,6 +107,9 @@ def main() -> None:
             results["simulate_big_deals_per_s"] = args.big / seconds
             results["simulate_big_peak_rss_mib"] = peak / 1024
 
+    # 6. floors: the writer's cost per deal, two processes' scaling, Numba's start-up
+    results.update(_floors(profile))
+
     # 3. reference engine, random players
     n_ref = 2000
     t0 = time.perf_counter()
@@ -111,8 +122,63 @@ def main() -> None:
     results["ratio_simulate_2w_vs_reference"] = results["simulate_2w_deals_per_s"] / ref
     results["ratio_simulate_2w_vs_1w"] = (results["simulate_2w_deals_per_s"]
                                          / results["simulate_1w_deals_per_s"])
+    results["small_run_over_numba_start_s"] = (results["small_run_1000_deals_s"]
+                                               - results["numba_start_s"])
+    kernel_us = 1e6 / results["kernel_heuristic_deals_per_s"]
+    results["kernel_heuristic_us_per_deal"] = kernel_us
+    # the kernel time a deal may take for 300,000 deals/s with 2 workers, if the two
+    # processes scale as measured and nothing else (start-up, progress) costs anything
+    budget = results["two_processes_scaling"] / 300_000 * 1e6 - results["writer_us_per_deal"]
+    results["kernel_us_per_deal_allowed_for_300k_2w"] = budget
     print_figures(results)
     save(results, args.out)
+
+
+def _kernel_process(games: int) -> subprocess.Popen[str]:
+    code = ("import sys, time; from mighty_sim.engine import parse_players, play_batch; "
+            "from mighty_sim.profile import load_profile; p = load_profile('standard'); "
+            "s = parse_players('heuristic', 5); play_batch(p, seed=1, game_start=0, games=10, "
+            "players=s); t = time.process_time(); "
+            f"play_batch(p, seed=1, game_start=0, games={games}, players=s); "
+            f"print({games} / (time.process_time() - t))")
+    return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+
+
+def _floors(profile: RuleProfile) -> dict[str, float]:
+    """Section 6: the costs the speed targets cannot go below (see the module docstring)."""
+    out: dict[str, float] = {}
+    players = parse_players("heuristic", 5)
+    games = BATCH_GAMES
+    batch = play_batch(profile, seed=1, game_start=0, games=games, players=players)
+    table_s, parquet_s = [], []
+    for _ in range(4):  # the first round pays one-time set-up: the best of the rest
+        t0 = time.process_time()
+        table = deals_table(batch, profile.players)
+        t1 = time.process_time()
+        writer = parquet_writer(io.BytesIO(), table.schema)
+        writer.write_table(table, row_group_size=ROW_GROUP)
+        writer.close()
+        table_s.append(t1 - t0)
+        parquet_s.append(time.process_time() - t1)
+    out["table_us_per_deal"] = min(table_s[1:]) / games * 1e6
+    out["parquet_us_per_deal"] = min(parquet_s[1:]) / games * 1e6
+    out["writer_us_per_deal"] = out["table_us_per_deal"] + out["parquet_us_per_deal"]
+    # kernel deals/s of one process alone, then of two at once (CPU time each), in
+    # alternating rounds: the median of the rounds' ratios
+    ratios = []
+    for _ in range(3):
+        alone = float(_kernel_process(60_000).communicate()[0])
+        pair = [_kernel_process(60_000) for _ in range(2)]
+        ratios.append(sum(float(p.communicate()[0]) for p in pair) / alone)
+    out["two_processes_scaling"] = median(ratios)
+    starts = []
+    for _ in range(3):
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "import numpy, numba; from numba.core.registry "
+                        "import cpu_target; cpu_target.target_context.refresh()"], check=True)
+        starts.append(time.perf_counter() - t)
+    out["numba_start_s"] = min(starts)
+    return out
 
 
 if __name__ == "__main__":

@@ -171,6 +171,21 @@ class ShardStats(Counts):
     all_pass: int = 0
 
 
+ROW_GROUP = 1 << 20
+
+
+def parquet_writer(where: Any, schema: pa.Schema) -> pq.ParquetWriter:
+    """The writer of every shard: zstd level 1, dictionaries on string columns only (on
+    every column they made files about a tenth smaller and writing a tenth to a quarter
+    slower), rows grouped by ``ROW_GROUP`` in ``write_table``. ``where`` is a path or a
+    writable file object."""
+    return pq.ParquetWriter(
+        where, schema, compression="zstd", compression_level=1,
+        use_dictionary=[f.name for f in schema if pa.types.is_string(f.type)
+                        or pa.types.is_list(f.type) and pa.types.is_string(f.type.value_type)],
+    )
+
+
 def write_shard(config_dict: dict[str, Any], out: str, shard: int, queue: Any = None) -> ShardStats:
     """Play one shard and write its files atomically; returns its counts.
 
@@ -201,15 +216,9 @@ def write_shard(config_dict: dict[str, Any], out: str, shard: int, queue: Any = 
                     final.parent.mkdir(parents=True, exist_ok=True)
                     # unique per attempt, so a retried or duplicated task never shares it
                     temps[name] = final.parent / f".{final.name}.{uuid.uuid4().hex[:12]}.tmp"
-                    schema = table.schema.with_metadata(meta)
-                    writers[name] = pq.ParquetWriter(
-                        temps[name], schema, compression="zstd", compression_level=1,
-                        use_dictionary=[f.name for f in schema if pa.types.is_string(f.type)
-                                        or pa.types.is_list(f.type)
-                                        and pa.types.is_string(f.type.value_type)],
-                    )
+                    writers[name] = parquet_writer(temps[name], table.schema.with_metadata(meta))
                 writers[name].write_table(table.replace_schema_metadata(meta),
-                                          row_group_size=1 << 20)
+                                          row_group_size=ROW_GROUP)
             stats.add(table_stats(parts["deals"]))
             if queue is not None:
                 queue.put(n * config.units_per_game)
