@@ -451,3 +451,19 @@ def test_rules_where_every_deal_is_redealt_are_an_error_not_a_hang() -> None:
     with pytest.raises(ValueError, match="redealt 60,000 times"):
         play_batch(always_weak, seed=1, game_start=0, games=1, players=HEURISTIC)
 
+
+
+def test_workers_get_arrow_malloc_and_the_parent_keeps_its_environment(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Worker processes allocate Arrow memory with malloc (a lower peak); the variable
+    that says so is set for them only, and a user's own choice is left alone."""
+    from mighty_sim.runner import _workers_use_malloc
+
+    monkeypatch.delenv("ARROW_DEFAULT_MEMORY_POOL", raising=False)
+    with _workers_use_malloc():
+        assert os.environ["ARROW_DEFAULT_MEMORY_POOL"] == "system"
+    assert "ARROW_DEFAULT_MEMORY_POOL" not in os.environ
+    monkeypatch.setenv("ARROW_DEFAULT_MEMORY_POOL", "jemalloc")
+    with _workers_use_malloc():
+        assert os.environ["ARROW_DEFAULT_MEMORY_POOL"] == "jemalloc"
+    assert os.environ["ARROW_DEFAULT_MEMORY_POOL"] == "jemalloc"
