@@ -181,6 +181,21 @@ def test_killed_run_resumes_to_the_same_rows(tmp_path: Path) -> None:
     assert not list(out.rglob(".*.tmp"))
 
 
+def test_the_command_with_worker_processes_ends_and_leaves_none_behind(tmp_path: Path) -> None:
+    """``simulate --workers 2`` as a user runs it: the command ends with its workers (a
+    worker left running would hold the command's output open, and its caller would wait
+    for ever), and the rows are those of one worker."""
+    args = [sys.executable, "-m", "mighty_sim", "simulate", "--deals", "3000", "--seed", "5",
+            "--shard-games", "1000", "--out"]
+    done = subprocess.run(args + [str(tmp_path / "two"), "--workers", "2"], capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "3,000 deals played" in done.stdout
+    subprocess.run(args + [str(tmp_path / "one"), "--workers", "1"], capture_output=True,
+                   timeout=120, check=True)
+    assert scan(tmp_path / "two").equals(scan(tmp_path / "one"))
+
+
 def test_dataset_metadata_and_run_file(tmp_path: Path) -> None:
     _run(tmp_path / "a", 1, deals=500, ledger=5)
     run = json.loads((tmp_path / "a" / "_run.json").read_text())

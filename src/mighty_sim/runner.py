@@ -15,6 +15,7 @@ Layout::
 
 from __future__ import annotations
 
+import atexit
 import json
 import math
 import multiprocessing
@@ -186,6 +187,26 @@ def parquet_writer(where: Any, schema: pa.Schema) -> pq.ParquetWriter:
         use_dictionary=[f.name for f in schema if pa.types.is_string(f.type)
                         or pa.types.is_list(f.type) and pa.types.is_string(f.type.value_type)],
     )
+
+
+_PROGRESS: Any = None  # a worker process's progress queue (see _init_worker)
+
+
+def _init_worker(queue: Any, ready: Any) -> None:
+    """Worker process initializer: keep the queue that progress goes back through, then
+    wait until the parent has the kernels in the compile cache."""
+    global _PROGRESS
+    _PROGRESS = queue
+    # a worker's results and progress are sent before it is told to stop, and it prints
+    # nothing: skip the interpreter's shutdown, which with the compiled kernels loaded
+    # takes 0.3-0.6 s that the run would wait for
+    atexit.register(os._exit, 0)
+    ready.wait()
+
+
+def _write_shard_in_worker(config_dict: dict[str, Any], out: str, shard: int) -> ShardStats:
+    """``write_shard`` in a worker process, reporting progress to the run."""
+    return write_shard(config_dict, out, shard, _PROGRESS)
 
 
 @contextmanager
@@ -373,27 +394,7 @@ def run_simulation(
         for s in todo:
             total.add(write_shard(cdict, str(out), s, _CallbackQueue(progress)))
     else:
-        play_batch(config.profile, seed=config.seed, game_start=0, games=1,
-                   players=config.players)  # compile or load the kernels once, here
-        ctx = multiprocessing.get_context("spawn")
-        with _workers_use_malloc(), ctx.Manager() as manager:
-            queue = manager.Queue()
-            with ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=ctx) as pool:
-                futures = [pool.submit(write_shard, cdict, str(out), s, queue) for s in todo]
-                pending = set(futures)
-                while pending:
-                    while not queue.empty():
-                        n = queue.get()
-                        if progress is not None:
-                            progress(n)
-                    pending = {f for f in pending if not f.done()}
-                    time.sleep(0.05)
-                while not queue.empty():
-                    n = queue.get()
-                    if progress is not None:
-                        progress(n)
-                for f in futures:
-                    total.add(f.result())
+        total.add(_run_local_workers(config, cdict, out, todo, workers, progress))
     seconds = time.perf_counter() - begin
     result = RunResult(total, seconds, len(todo), skipped, config)
     _write_json(out / RUN_FILE, {
@@ -403,6 +404,53 @@ def run_simulation(
         "summary": {**total.__dict__, "seconds": round(seconds, 3)},
     })
     return result
+
+
+def _run_local_workers(config: RunConfig, cdict: dict[str, Any], out: Path, todo: list[int],
+                       workers: int, progress: Any) -> ShardStats:
+    """Write the shards ``todo`` with local worker processes; their counts, merged.
+
+    The workers start (a new Python each, importing NumPy, Numba, Arrow) while this
+    process loads the kernels, or compiles them into the cache on a first run; they wait
+    for that before playing, so a cold cache is compiled once, not once a worker. Their
+    progress comes back through a pipe each inherits at start."""
+    ctx = multiprocessing.get_context("spawn")
+    queue = ctx.SimpleQueue()
+    ready = ctx.Event()
+    total = ShardStats()
+
+    def drain() -> None:
+        while not queue.empty():
+            n = queue.get()
+            if progress is not None:
+                progress(n)
+
+    with _workers_use_malloc():
+        pool = ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=ctx,
+                                   initializer=_init_worker, initargs=(queue, ready))
+        try:
+            futures = [pool.submit(_write_shard_in_worker, cdict, str(out), s) for s in todo]
+        except BaseException:
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+    try:
+        play_batch(config.profile, seed=config.seed, game_start=0, games=1,
+                   players=config.players)  # compile or load the kernels once, here
+        ready.set()
+        pending = set(futures)
+        while pending:
+            drain()
+            pending = {f for f in pending if not f.done()}
+            time.sleep(0.05)
+        drain()
+        for f in futures:
+            total.add(f.result())
+    finally:
+        ready.set()  # never leave a worker waiting
+        # waited for even after success: a worker not told to stop would outlive the
+        # command (it holds its own end of the task queue) and keep its output open
+        pool.shutdown(wait=True, cancel_futures=True)
+    return total
 
 
 class _CallbackQueue:
