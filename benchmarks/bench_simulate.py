@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import resource
 import subprocess
 import sys
 import tempfile
@@ -46,17 +45,23 @@ from mighty_sim.runner import BATCH_GAMES, ROW_GROUP, parquet_writer
 
 
 def _simulate(deals: int, workers: int, out: Path) -> tuple[float, int]:
-    """Wall seconds and peak RSS (KiB, largest process) of one ``simulate`` subprocess."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    """Wall seconds and peak RSS (KiB, largest process) of one ``simulate`` command.
+
+    The command runs under a small wrapper process that reports the largest RSS among its
+    descendants, so each run's peak is its own (this process's own RUSAGE_CHILDREN would
+    only ever give the largest of all runs so far)."""
+    wrapper = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, "
+               "capture_output=True); "
+               "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
     t0 = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-m", "mighty_sim", "simulate", "--deals", str(deals), "--seed", "1",
-         "--workers", str(workers), "--out", str(out), "--overwrite"],
-        check=True, capture_output=True,
+    done = subprocess.run(
+        [sys.executable, "-c", wrapper, sys.executable, "-m", "mighty_sim", "simulate",
+         "--deals", str(deals), "--seed", "1", "--workers", str(workers), "--out", str(out),
+         "--overwrite"],
+        check=True, capture_output=True, text=True,
     )
     seconds = time.perf_counter() - t0
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return seconds, max(peak, before)
+    return seconds, int(done.stdout.split()[-1])
 
 
 def main() -> None:

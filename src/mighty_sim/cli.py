@@ -51,8 +51,11 @@ def run() -> None:
     and Numba's objects are freed one by one), a third of a small command's time. Once the
     command has returned (files closed, workers and clusters shut down in their own
     ``with`` and ``finally`` blocks) and its output is flushed, nothing is left to do, so
-    the process exits at once with the command's exit code.
+    the process exits at once with the command's exit code. Arrow allocates with the C
+    library's malloc here, as in the worker processes (see ``runner._workers_use_malloc``),
+    unless the user chose an allocator.
     """
+    os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
     code: int = 0
     try:
         main(prog_name="mighty-sim")
