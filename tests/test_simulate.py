@@ -196,6 +196,24 @@ def test_the_command_with_worker_processes_ends_and_leaves_none_behind(tmp_path:
     assert scan(tmp_path / "two").equals(scan(tmp_path / "one"))
 
 
+def test_resume_keeps_the_shard_size_the_run_was_started_with(tmp_path: Path) -> None:
+    """A run started with another shard size than today's default (an older version's,
+    say) resumes without --shard-games: it keeps its own layout and its rows."""
+    out = tmp_path / "run"
+    args = ["simulate", "--deals", "900", "--seed", "3", "--workers", "1", "--out", str(out)]
+    code, _, err = _cli(*args, "--shard-games", "300")
+    assert code == 0, err
+    whole = scan(out)
+    shard_path(out, "deals", 1).unlink()
+    code, text, err = _cli(*args, "--resume")
+    assert code == 0, err
+    assert "shards already there" in text
+    assert json.loads((out / "_run.json").read_text())["config"]["shard_games"] == 300
+    assert sorted(p.name for p in (out / "deals").iterdir()) == [
+        f"shard={i:05d}" for i in range(3)]
+    assert scan(out).equals(whole)
+
+
 def test_dataset_metadata_and_run_file(tmp_path: Path) -> None:
     _run(tmp_path / "a", 1, deals=500, ledger=5)
     run = json.loads((tmp_path / "a" / "_run.json").read_text())

@@ -184,13 +184,15 @@ def simulate(profile: str, deals: int, seed: int, workers: int, out: Path, playe
     worker can write.
     """
     from .engine import parse_players
-    from .runner import RunConfig, run_simulation
+    from .runner import RunConfig, recorded_shard_games, run_simulation
 
     p = load_profile(profile)
     specs = tuple(replace(s, aggressiveness=s.aggressiveness + aggressiveness) for s in
                   parse_players(players, p.players))
     if ledger is None:
         ledger = 500 if to_target else 1
+    if shard_games is None and resume:  # the run's own layout (an older default, say)
+        shard_games = recorded_shard_games(out)
     if shard_games is None:  # files of at most 2**19 deals, all about the same size
         games = deals if to_target else math.ceil(deals / max(ledger, 1))
         shard_games = balanced_shard_games(games, ledger, to_target)
