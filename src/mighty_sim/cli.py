@@ -6,7 +6,6 @@ Bad input gives a one-line error on stderr and exit code 2, never a traceback.
 from __future__ import annotations
 
 import json
-import math
 import os
 import sys
 import time
@@ -191,12 +190,13 @@ def simulate(profile: str, deals: int, seed: int, workers: int, out: Path, playe
                   parse_players(players, p.players))
     if ledger is None:
         ledger = 500 if to_target else 1
+    config = RunConfig(p, deals, seed, specs, ledger, tricks, shard_games or SHARD_GAMES,
+                       to_target)
     if shard_games is None and resume:  # the run's own layout (an older default, say)
         shard_games = recorded_shard_games(out)
     if shard_games is None:  # files of at most 2**19 deals, all about the same size
-        games = deals if to_target else math.ceil(deals / max(ledger, 1))
-        shard_games = balanced_shard_games(games, ledger, to_target)
-    config = RunConfig(p, deals, seed, specs, ledger, tricks, shard_games, to_target)
+        shard_games = balanced_shard_games(config.games, ledger, to_target)
+    config = replace(config, shard_games=shard_games)
     with _progress("simulate" if not to_target else "simulate (games)",
                    config.games * config.units_per_game) as advance:
         result = run_simulation(config, out, workers=workers, resume=resume,

@@ -64,6 +64,7 @@ def balanced_shard_games(games: int, ledger: int, to_target: bool) -> int:
         return cap
     return math.ceil(games / math.ceil(games / cap))
 
+
 __all__ = ["Batch", "PlayerSpec", "R_OUTCOME", "parse_player", "parse_players", "play_batch"]
 
 
