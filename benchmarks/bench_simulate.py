@@ -11,9 +11,9 @@ profile. It measures, in this order:
 5. the wall time of a small run once the compile cache is warm;
 6. the floors under the two speed targets: what a worker spends per deal besides the
    kernel (the Arrow table and the Parquet encoding, one batch, CPU time), how two kernel
-   processes at once scale on this machine (wall time), and the start-up of any process that runs a
-   cached Numba kernel (importing numpy and numba and loading Numba's registries, which
-   its first call of a cached kernel does), measured in a subprocess.
+   processes at once scale on this machine (wall time), and the start-up of any process
+   that runs a cached Numba kernel (importing numpy and numba and loading Numba's
+   registries, which its first call of a cached kernel does), measured in a subprocess.
 
 Before any time is quoted, the kernel's random deals are checked against the reference
 engine's (an output-parity check). Ratios are measured in the same run; the machine is
