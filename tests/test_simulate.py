@@ -183,8 +183,9 @@ def test_killed_run_resumes_to_the_same_rows(tmp_path: Path) -> None:
 
 def test_the_command_with_worker_processes_ends_and_leaves_none_behind(tmp_path: Path) -> None:
     """``simulate --workers 2`` as a user runs it: the command ends with its workers (a
-    worker left running would hold the command's output open, and its caller would wait
-    for ever), and the rows are those of one worker."""
+    worker left running would hold the command's output open, and this call would time
+    out) and the rows are those of one worker. A runner that did not wait for its workers
+    left one running only sometimes (a race), so this catches such a bug only then."""
     args = [sys.executable, "-m", "mighty_sim", "simulate", "--deals", "3000", "--seed", "5",
             "--shard-games", "1000", "--out"]
     done = subprocess.run(args + [str(tmp_path / "two"), "--workers", "2"], capture_output=True,

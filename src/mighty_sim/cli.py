@@ -183,20 +183,21 @@ def simulate(profile: str, deals: int, seed: int, workers: int, out: Path, playe
     worker can write.
     """
     from .engine import parse_players
-    from .runner import RunConfig, recorded_shard_games, run_simulation
+    from .runner import RUN_FILE, RunConfig, load_run, run_simulation
 
     p = load_profile(profile)
     specs = tuple(replace(s, aggressiveness=s.aggressiveness + aggressiveness) for s in
                   parse_players(players, p.players))
     if ledger is None:
         ledger = 500 if to_target else 1
-    config = RunConfig(p, deals, seed, specs, ledger, tricks, shard_games or SHARD_GAMES,
-                       to_target)
-    if shard_games is None and resume:  # the run's own layout (an older default, say)
-        shard_games = recorded_shard_games(out)
-    if shard_games is None:  # files of at most 2**19 deals, all about the same size
-        shard_games = balanced_shard_games(config.games, ledger, to_target)
-    config = replace(config, shard_games=shard_games)
+    config = RunConfig(p, deals, seed, specs, ledger, tricks,
+                       SHARD_GAMES if shard_games is None else shard_games, to_target)
+    if shard_games is None:
+        if resume and (out / RUN_FILE).is_file():  # the run's own layout, whatever default
+            shard_games = load_run(out).shard_games  # it was started with
+        else:  # files of at most 2**19 deals, all about the same size
+            shard_games = balanced_shard_games(config.games, ledger, to_target)
+        config = replace(config, shard_games=shard_games)
     with _progress("simulate" if not to_target else "simulate (games)",
                    config.games * config.units_per_game) as advance:
         result = run_simulation(config, out, workers=workers, resume=resume,

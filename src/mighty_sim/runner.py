@@ -310,16 +310,6 @@ def load_run(dataset: Path) -> RunConfig:
     return RunConfig.from_dict(data["config"])
 
 
-def recorded_shard_games(out: Path) -> int | None:
-    """The shard size of the run in ``out``, if it holds one: ``--resume`` keeps the
-    layout a run was started with, whatever this version's default."""
-    data = _read_run(out) if out.is_dir() else None
-    if data is None:
-        return None
-    size = data.get("config", {}).get("shard_games")
-    return size if isinstance(size, int) else None
-
-
 def _write_json(path: Path, data: dict[str, Any]) -> None:
     tmp = path.parent / f".{path.name}.tmp"
     tmp.write_text(json.dumps(data, indent=2) + "\n")

