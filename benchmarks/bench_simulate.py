@@ -41,7 +41,7 @@ from mighty_sim.dataset import deals_table
 from mighty_sim.engine import parse_players, play_batch
 from mighty_sim.profile import RuleProfile, load_profile
 from mighty_sim.reference import RandomPlayer, play_ledger
-from mighty_sim.runner import BATCH_GAMES, ROW_GROUP, parquet_writer
+from mighty_sim.runner import GROUP_ROWS, ROW_GROUP, parquet_writer
 
 
 def _simulate(deals: int, workers: int, out: Path) -> tuple[float, int]:
@@ -154,7 +154,7 @@ def _floors(profile: RuleProfile) -> dict[str, float]:
     """Section 6: the costs the speed targets cannot go below (see the module docstring)."""
     out: dict[str, float] = {}
     players = parse_players("heuristic", 5)
-    games = BATCH_GAMES
+    games = GROUP_ROWS  # a row group's worth of deals or more: the writer's cost per deal
     batch = play_batch(profile, seed=1, game_start=0, games=games, players=players)
     table_s, parquet_s = [], []
     for _ in range(4):  # the first round pays one-time set-up: the best of the rest

@@ -19,6 +19,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import STANDARD
 
+from mighty_sim import runner
 from mighty_sim.cards import parse_cards, points_in
 from mighty_sim.cli import main
 from mighty_sim.dataset import deals_table, tricks_table
@@ -157,6 +158,25 @@ def test_rows_do_not_depend_on_shard_size(tmp_path: Path) -> None:
     _run(tmp_path / "a", 1, shard_games=3000)
     _run(tmp_path / "b", 1, shard_games=512)
     assert scan(tmp_path / "a").equals(scan(tmp_path / "b"))
+
+
+def test_row_groups_gather_kernel_batches_without_changing_rows(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Kernel batches are small (a worker's memory) and row groups are large (readers):
+    a shard's tables are written in groups of at least ``GROUP_ROWS`` rows but its last,
+    and the rows are those of one batch per shard."""
+    _run(tmp_path / "whole", 1, deals=1400)
+    monkeypatch.setattr(runner, "BATCH_GAMES", 60)
+    monkeypatch.setattr(runner, "GROUP_ROWS", 250)
+    _run(tmp_path / "small", 1, deals=1400)
+    for table in ("deals", "tricks"):
+        assert scan(tmp_path / "small", table).equals(scan(tmp_path / "whole", table))
+        for shard in range(2):
+            meta = pq.read_metadata(shard_path(tmp_path / "small", table, shard))
+            sizes = [meta.row_group(i).num_rows for i in range(meta.num_row_groups)]
+            assert meta.num_row_groups > 1 and sum(sizes) == meta.num_rows
+            assert all(n >= 250 for n in sizes[:-1]), sizes
+            assert sizes[-1] > 0
 
 
 def test_killed_run_resumes_to_the_same_rows(tmp_path: Path) -> None:
