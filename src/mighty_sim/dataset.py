@@ -111,7 +111,9 @@ def _fixed_lists(values: np.ndarray, width: int, type_: pa.DataType) -> pa.Array
 def deals_table(batch: Batch, players: int) -> pa.Table:
     """The ``deals`` rows of a batch as an Arrow table."""
     ri, ru, rf, rw, rh = batch.ri, batch.ru, batch.rf, batch.rw, batch.rh
-    ric = np.ascontiguousarray(ri.T)  # each column contiguous: one pass instead of 27
+    # each column contiguous: one pass instead of 27; Arrow shares a numpy column's
+    # memory, so a column passed as it is is copied, or a kept table would keep all of them
+    ric = np.ascontiguousarray(ri.T)
     not_played = ric[R_OUTCOME] != 0
     redeal_null = ric[R_REDEAL_BY] < 0
     lengths = ric[R_HIST_LEN].astype(np.int32)
@@ -123,7 +125,7 @@ def deals_table(batch: Batch, players: int) -> pa.Table:
     )
     columns = {
         "deal_id": pa.array(deal_id(ric[R_GAME], ric[R_ATTEMPT])),
-        "game": pa.array(ric[R_GAME]),
+        "game": pa.array(ric[R_GAME].copy()),
         "attempt": pa.array(ric[R_ATTEMPT].astype(np.int16)),
         "deal_in_game": pa.array(ric[R_DEAL_IN_GAME].astype(np.int16)),
         "dealer": pa.array(ric[R_DEALER].astype(np.int8)),
