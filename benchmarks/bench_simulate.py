@@ -41,7 +41,7 @@ from mighty_sim.dataset import deals_table
 from mighty_sim.engine import parse_players, play_batch
 from mighty_sim.profile import RuleProfile, load_profile
 from mighty_sim.reference import RandomPlayer, play_ledger
-from mighty_sim.runner import GROUP_ROWS, ROW_GROUP, parquet_writer
+from mighty_sim.runner import GROUP_ROWS, parquet_writer
 
 
 def _simulate(deals: int, workers: int, out: Path) -> tuple[float, int]:
@@ -162,7 +162,7 @@ def _floors(profile: RuleProfile) -> dict[str, float]:
         table = deals_table(batch, profile.players)
         t1 = time.process_time()
         writer = parquet_writer(io.BytesIO(), table.schema)
-        writer.write_table(table, row_group_size=ROW_GROUP)
+        writer.write_table(table)
         writer.close()
         table_s.append(t1 - t0)
         parquet_s.append(time.process_time() - t1)

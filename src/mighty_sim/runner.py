@@ -45,11 +45,13 @@ from .profile import RuleProfile, load_profile
 RUN_FILE = "_run.json"
 BATCH_GAMES = 8_192
 """Deals' worth of games per kernel call. The call's arrays and their conversion to
-Arrow are the bulk of a worker's memory: with 65,536 a shard's peak measured 388-396 MiB,
-with 8,192 228-229 MiB (218 MiB of it the loaded modules), for the same time a shard."""
+Arrow were the bulk of a worker's memory: a shard of 500,000 games in one process peaked
+at 388-396 MiB with 65,536 (218 MiB of it the loaded modules), at 287-289 MiB with 8,192
+and row groups of ``GROUP_ROWS``, for the same time a shard."""
 GROUP_ROWS = 1 << 17
-"""Rows of a Parquet row group: batches' tables are kept until they hold this many, so
-files do not get a small row group per kernel call."""
+"""Rows of a Parquet row group, at least (all but a file's last): batches' tables are
+kept until they hold this many, so files do not get a small row group per kernel call.
+The tables kept cost memory: 1 << 16 measured a peak of 254-257 MiB, 1 << 17 287-289."""
 
 
 @dataclass(frozen=True)
@@ -180,16 +182,13 @@ class ShardStats(Counts):
     all_pass: int = 0
 
 
-ROW_GROUP = 1 << 20
-
-
 def parquet_writer(where: Any, schema: pa.Schema) -> pq.ParquetWriter:
     """The writer of every shard: zstd level 1, dictionaries on string columns only (on
     every column they made files about a tenth smaller and writing a tenth to a quarter
     slower), min/max statistics on the columns that are not lists (readers skip row
     groups by them; on the list columns they cost a quarter of the encoding time and no
-    reader filters on them), rows grouped by ``ROW_GROUP`` in ``write_table``. ``where``
-    is a path or a writable file object."""
+    reader filters on them). Each ``write_table`` call writes one row group of up to
+    1,048,576 rows (pyarrow's default). ``where`` is a path or a writable file object."""
     return pq.ParquetWriter(
         where, schema, compression="zstd", compression_level=1,
         use_dictionary=[f.name for f in schema if pa.types.is_string(f.type)
@@ -273,7 +272,7 @@ def write_shard(config_dict: dict[str, Any], out: str, shard: int, queue: Any = 
                 pending[name].append(table)
                 if last or sum(len(t) for t in pending[name]) >= GROUP_ROWS:
                     group = pa.concat_tables(pending[name]).replace_schema_metadata(meta)
-                    writers[name].write_table(group, row_group_size=ROW_GROUP)
+                    writers[name].write_table(group)
                     pending[name] = []
             stats.add(table_stats(parts["deals"]))
             if queue is not None:
