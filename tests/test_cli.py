@@ -60,6 +60,24 @@ def test_python_dash_m() -> None:
     assert proc.returncode == 0 and "rules" in proc.stdout and "verify" in proc.stdout
 
 
+def test_help_and_a_bad_profile_do_not_load_the_kernels() -> None:
+    """``--help``, a command's help and an unknown profile answer without importing Numba
+    (about 0.6 s before the first kernel call); the oracle's names still import."""
+    code = ("import sys\n"
+            "from click.testing import CliRunner\n"
+            "from mighty_sim.cli import main\n"
+            "for args in (['--help'], ['simulate', '--help'], ['analyze', '--help'],\n"
+            "             ['simulate', '--profile', 'nope', '--out', 'x']):\n"
+            "    r = CliRunner().invoke(main, args)\n"
+            "    print(r.exit_code, end=' ')\n"
+            "print('numba' in sys.modules)\n"
+            "from mighty_sim import settle\n"
+            "print('numba' in sys.modules, settle.__module__)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert proc.stdout.split("\n")[:2] == ["0 0 0 2 False", "True mighty_sim.oracle"]
+
+
 def test_the_command_exits_promptly_with_its_code_and_all_its_output() -> None:
     """`python -m mighty_sim` ends with os._exit after flushing: the output must be whole
     (a large JSON document piped out) and the exit codes those of the command."""

@@ -13,6 +13,7 @@ import hashlib
 import os
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 
 def _kernel_sources_key() -> str:
@@ -49,8 +50,25 @@ def _default_numba_cache() -> None:
 _default_numba_cache()
 
 from .cards import format_cards, parse_cards  # noqa: E402
-from .oracle import Settlement, legal_plays, settle, trick_winner, weak_hand_score  # noqa: E402
 from .profile import RuleProfile, list_profiles, load_profile  # noqa: E402
+
+if TYPE_CHECKING:
+    from .oracle import Settlement, legal_plays, settle, trick_winner, weak_hand_score
+
+_FROM_ORACLE = ("Settlement", "legal_plays", "settle", "trick_winner", "weak_hand_score")
+
+
+def __getattr__(name: str) -> Any:
+    """The oracle's names, imported on first use: the oracle loads Numba (0.6 s), which
+    ``mighty-sim --help``, an argument error or a profile check never need."""
+    if name in _FROM_ORACLE:
+        from . import oracle
+
+        value = getattr(oracle, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __version__ = "0.1.0"
 

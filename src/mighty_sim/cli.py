@@ -18,8 +18,8 @@ from typing import Any
 import click
 
 from .cards import format_cards, parse_cards
-from .engine import SHARD_GAMES, balanced_shard_games
 from .profile import BUILTIN_PROFILES, load_profile
+from .shards import SHARD_GAMES, balanced_shard_games
 
 
 class _Group(click.Group):
@@ -182,10 +182,10 @@ def simulate(profile: str, deals: int, seed: int, workers: int, out: Path, playe
     a local Dask cluster of --workers processes is started; OUT must be a folder every
     worker can write.
     """
+    p = load_profile(profile)  # before the kernels load: a bad profile is told at once
     from .engine import parse_players
     from .runner import RUN_FILE, RunConfig, load_run, run_simulation
 
-    p = load_profile(profile)
     specs = tuple(replace(s, aggressiveness=s.aggressiveness + aggressiveness) for s in
                   parse_players(players, p.players))
     if ledger is None:

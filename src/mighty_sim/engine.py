@@ -13,7 +13,6 @@ NumPy columns that :mod:`mighty_sim.dataset` turns into Arrow tables.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -34,36 +33,7 @@ from .kernels.play_nb import N_T
 from .kernels.policy_nb import N_POLICY_PARAMS, POLICY_NAMES
 from .profile import RuleProfile
 from .reference.rules import cards_of
-
-SHARD_GAMES = 1 << 19  # deals per Parquet file of a run, at most (see balanced_shard_games)
-
-
-def deals_per_game(ledger: int, to_target: bool) -> int:
-    """Deals a game is expected to last, for sizing buffers, batches and files: ``ledger``,
-    or for a game played to a target at most 64 (ucla games last about 36 to 60).
-
-    >>> deals_per_game(10, False), deals_per_game(500, True)
-    (10, 64)
-    """
-    return min(ledger, 64) if to_target else max(ledger, 1)
-
-
-def balanced_shard_games(games: int, ledger: int, to_target: bool) -> int:
-    """Games per shard for a run of ``games`` games: as few files as with files of at most
-    ``SHARD_GAMES`` deals' worth, all of about the same size, so no worker is left with a
-    short last file while the others idle (1M deals: two files of 500,000 games, not
-    524,288 and 475,712).
-
-    >>> balanced_shard_games(1_000_000, 1, False), balanced_shard_games(8, 1, False)
-    (500000, 8)
-    >>> balanced_shard_games(10_000_000, 1, False)  # 20 files, not 19 full and 1 short
-    500000
-    """
-    cap = max(1, SHARD_GAMES // deals_per_game(ledger, to_target))
-    if games <= 0:
-        return cap
-    return math.ceil(games / math.ceil(games / cap))
-
+from .shards import deals_per_game
 
 __all__ = ["Batch", "PlayerSpec", "R_OUTCOME", "parse_player", "parse_players", "play_batch"]
 

@@ -39,8 +39,9 @@ import pyarrow.parquet as pq
 
 from .counts import Counts
 from .dataset import SCHEMA_VERSION, deals_table, tricks_table
-from .engine import SHARD_GAMES, PlayerSpec, check_supported, deals_per_game, play_batch
+from .engine import PlayerSpec, check_supported, play_batch
 from .profile import RuleProfile, load_profile
+from .shards import SHARD_GAMES, deals_per_game
 
 RUN_FILE = "_run.json"
 BATCH_GAMES = 8_192
