@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# the batch kernel compiled ahead of time (mighty_sim.aot): runs then start without Numba
+AOT := $(VENV)/.aot-compiled
+KERNELS := $(wildcard src/mighty_sim/kernels/*.py)
 
 .PHONY: demo test test-slow lint typecheck bench clean
 
@@ -14,10 +17,14 @@ $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install -q -e '.[dev,dask]'
 	touch $(STAMP)
 
-demo: $(STAMP)
+$(AOT): $(STAMP) $(KERNELS)
+	$(PY) -m mighty_sim compile
+	touch $(AOT)
+
+demo: $(AOT)
 	$(PY) -m mighty_sim demo
 
-test: lint
+test: lint $(AOT)
 	$(PY) -m pytest -q
 
 test-slow: $(STAMP)
@@ -27,7 +34,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check src tests benchmarks analysis
 	$(VENV)/bin/mypy
 
-bench: $(STAMP)
+bench: $(AOT)
 	$(PY) benchmarks/bench_rules.py --out benchmarks/results/rules.json
 	$(PY) benchmarks/bench_simulate.py
 	$(PY) benchmarks/bench_analyze.py --dataset out/bench-analyze

@@ -8,20 +8,10 @@ from click.testing import CliRunner
 
 from mighty_sim.cli import main
 from mighty_sim.engine import parse_players, play_batch
-from mighty_sim.kernels.deal_nb import N_R
+from mighty_sim.kernels.layout import MAX_PLAYERS, N_R, N_T, T_CARDS, T_DEMAND, T_LEADER, T_WINNER
 from mighty_sim.kernels.params import MODE_CALLED, compile_profile
 from mighty_sim.kernels.pimc_nb import worlds_after_nb
-from mighty_sim.kernels.play_nb import (
-    H_CANT,
-    H_SEEN,
-    MAX_PLAYERS,
-    N_H,
-    N_T,
-    T_CARDS,
-    T_DEMAND,
-    T_LEADER,
-    T_WINNER,
-)
+from mighty_sim.kernels.play_nb import H_CANT, H_SEEN, N_H
 from mighty_sim.kernels.rules_nb import mighty_of_nb
 from mighty_sim.profile import load_profile
 from mighty_sim.reference.rules import cards_of

@@ -27,6 +27,7 @@ from mighty_sim.cards import (
 from mighty_sim.dataset import deals_table, tricks_table
 from mighty_sim.engine import parse_players, play_batch
 from mighty_sim.kernels import rules_nb
+from mighty_sim.kernels.layout import MAX_PLAYERS, N_T
 from mighty_sim.kernels.params import MODE_CALLED, MODE_NONE, compile_profile
 from mighty_sim.kernels.play2_nb import (
     H2_PLANE1,
@@ -35,15 +36,7 @@ from mighty_sim.kernels.play2_nb import (
     fold_nb,
     start_play2_nb,
 )
-from mighty_sim.kernels.play_nb import (
-    MAX_PLAYERS,
-    N_S,
-    N_T,
-    S_FRIEND,
-    S_KIND,
-    S_LEADER,
-    S_REVEALED,
-)
+from mighty_sim.kernels.play_nb import N_S, S_FRIEND, S_KIND, S_LEADER, S_REVEALED
 from mighty_sim.profile import TRUMPS, RuleProfile, load_profile
 from mighty_sim.reference import RandomPlayer, play_ledger
 from mighty_sim.reference import rules as ref_rules

@@ -22,7 +22,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .engine import PlayerSpec, parse_player, play_batch
-from .kernels.deal_nb import R_DECLARER, R_GAME, R_OUTCOME
+from .kernels.layout import R_DECLARER, R_GAME, R_OUTCOME
 from .profile import RuleProfile
 from .stats import Z95
 

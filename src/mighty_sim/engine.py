@@ -2,7 +2,9 @@
 
 :func:`play_batch` validates, allocates the output buffers and calls the kernel once per
 batch (again only if a batch outgrows its buffers); the result is a :class:`Batch` of
-NumPy columns that :mod:`mighty_sim.dataset` turns into Arrow tables.
+NumPy columns that :mod:`mighty_sim.dataset` turns into Arrow tables. The kernel is the
+ahead-of-time compiled module of :mod:`mighty_sim.aot` when there is one, else the JIT
+dispatcher: the same code, the same rows; only the first has no Numba to load.
 
 >>> from mighty_sim.profile import load_profile
 >>> batch = play_batch(load_profile("standard"), seed=1, game_start=0, games=100,
@@ -18,19 +20,23 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .kernels.deal_nb import (
+from .aot import games_kernel
+from .kernels.layout import (
+    DEFAULT_WORLDS,
     HISTORY,
     MAX_PLAYERS,
     N_F,
+    N_POLICY_PARAMS,
     N_R,
+    N_T,
     N_U,
+    POLICY_NAMES,
+    PP_NOISE,
+    PP_ROLLOUTS,
+    PP_WORLDS,
     R_OUTCOME,
 )
-from .kernels.games_nb import play_games_nb
 from .kernels.params import compile_profile
-from .kernels.pimc_nb import DEFAULT_WORLDS, PP_NOISE, PP_ROLLOUTS, PP_WORLDS
-from .kernels.play_nb import N_T
-from .kernels.policy_nb import N_POLICY_PARAMS, POLICY_NAMES
 from .profile import RuleProfile
 from .reference.rules import cards_of
 from .shards import deals_per_game
@@ -127,7 +133,7 @@ def parse_players(text: str, players: int) -> tuple[PlayerSpec, ...]:
 
 @dataclass
 class Batch:
-    """Output columns of a batch of games (see the layout constants of ``deal_nb``)."""
+    """Output columns of a batch of games (see :mod:`.kernels.layout`)."""
 
     ri: np.ndarray
     ru: np.ndarray
@@ -212,6 +218,7 @@ def play_batch(
     params = compile_profile(profile)
     deck_cards = deck_array(profile)
     policies, pp = policy_arrays(players)
+    kernel = games_kernel()
     parts: list[Batch] = []
     done = 0
     # rows a game: a first guess, then what the games so far took; a game that does not
@@ -228,7 +235,7 @@ def play_batch(
         rw = np.zeros((cap, MAX_PLAYERS), np.int16)
         rh = np.zeros((cap, HISTORY), np.int16)
         ti = np.zeros((tcap, N_T), np.int64)
-        g, rows, trows = play_games_nb(
+        g, rows, trows = kernel(
             np.uint64(seed), game_start + done, todo, ledger, target, policies, pp, params,
             deck_cards, record_tricks, ri, ru, rf, rw, rh, ti,
         )

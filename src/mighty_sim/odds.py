@@ -24,7 +24,7 @@ import numpy as np
 from .cards import format_cards
 from .engine import PlayerSpec, check_supported, parse_players, policy_arrays
 from .kernels import rules_nb
-from .kernels.deal_nb import N_F, N_R, N_U, R_FRIEND_KIND, R_POINTS
+from .kernels.layout import N_F, N_R, N_U, R_FRIEND_KIND, R_POINTS
 from .kernels.odds_nb import odds_strains_nb
 from .kernels.params import compile_profile
 from .profile import TRUMPS, RuleProfile

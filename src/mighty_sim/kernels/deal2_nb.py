@@ -12,14 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .deal_nb import (
-    N_U,
-    U_BLIND,
-    U_DISCARDS,
-    record_declarer_nb,
-    run_auction_nb,
-    write_result_nb,
-)
+from .deal_nb import record_declarer_nb, run_auction_nb, write_result_nb
+from .layout import N_U, POLICY_RANDOM, U_BLIND, U_DISCARDS
 from .params import (
     P_BLIND_SIZE,
     P_DECK_SIZE,
@@ -41,7 +35,6 @@ from .play2_nb import (
     start_play2_nb,
 )
 from .policy_nb import (
-    POLICY_RANDOM,
     blind_raise_decide_nb,
     contract_decide_nb,
     friend_decide_nb,

@@ -4,7 +4,8 @@ The batch loop over games is :mod:`.games_nb`; two-deck attempts are :mod:`.deal
 
 Output is written row by row into preallocated arrays (one row per dealt attempt, a
 redeal being a row too); the column layout is given by the ``R_*``, ``U_*``, ``F_*`` and
-``T_*`` constants and turned into an Arrow table by :mod:`mighty_sim.dataset`.
+``T_*`` constants of :mod:`.layout` and turned into an Arrow table by
+:mod:`mighty_sim.dataset`.
 """
 
 from __future__ import annotations
@@ -13,6 +14,41 @@ import numpy as np
 from numba import njit
 
 from .auction_nb import beats_nb
+from .layout import (
+    F_STRENGTH,
+    HISTORY,
+    MAX_PLAYERS,
+    OUTCOME_ALL_PASS,
+    OUTCOME_PLAYED,
+    OUTCOME_WEAK,
+    POLICY_PIMC,
+    POLICY_RANDOM,
+    R_AUCTION_BID,
+    R_AUCTION_TRUMP,
+    R_BID,
+    R_DEALER,
+    R_DECLARER,
+    R_FIRST_BIDDER,
+    R_FRIEND_CARD,
+    R_FRIEND_KIND,
+    R_FRIEND_MODE,
+    R_FRIEND_SEAT,
+    R_HAND_POINTS,
+    R_HAS_JOKER,
+    R_HAS_MIGHTY,
+    R_HIST_LEN,
+    R_LEAD_REQUEST,
+    R_OUTCOME,
+    R_POINTS,
+    R_REDEAL_BY,
+    R_SUCCESS,
+    R_TRICKS,
+    R_TRUMP,
+    R_TRUMP_CHANGED,
+    R_TRUMP_LENGTH,
+    U_BLIND,
+    U_DISCARDS,
+)
 from .params import (
     P_BLIND_SIZE,
     P_DECK_SIZE,
@@ -44,8 +80,6 @@ from .play_nb import (
 )
 from .policy_nb import (
     PASS,
-    POLICY_PIMC,
-    POLICY_RANDOM,
     WEAK,
     auction_decide_nb,
     best_strain_nb,
@@ -68,20 +102,6 @@ from .rules_nb import (
     weak_score_ok_nb,
     weak_score_q_nb,
 )
-
-MAX_PLAYERS = 8
-HISTORY = 64
-OUTCOME_PLAYED, OUTCOME_ALL_PASS, OUTCOME_WEAK = 0, 1, 2
-
-(
-    R_GAME, R_ATTEMPT, R_DEAL_IN_GAME, R_DEALER, R_FIRST_BIDDER, R_OUTCOME, R_REDEAL_BY,
-    R_DECLARER, R_BID, R_TRUMP, R_AUCTION_BID, R_AUCTION_TRUMP, R_TRUMP_CHANGED,
-    R_FRIEND_MODE, R_FRIEND_CARD, R_FRIEND_SEAT, R_FRIEND_KIND, R_POINTS, R_TRICKS,
-    R_SUCCESS, R_LEAD_REQUEST, R_HIST_LEN, R_TRUMP_LENGTH, R_HAS_MIGHTY, R_HAS_JOKER,
-    R_HAND_POINTS, N_R,
-) = range(27)
-U_BLIND, U_DISCARDS, N_U = MAX_PLAYERS, MAX_PLAYERS + 1, MAX_PLAYERS + 2
-F_STRENGTH, N_F = MAX_PLAYERS, MAX_PLAYERS + 1
 
 
 @njit(cache=True)

@@ -14,7 +14,9 @@ from numba import njit
 
 from .borrow_nb import borrow
 from .deal2_nb import play_attempt2_nb
-from .deal_nb import (
+from .deal_nb import play_attempt_nb
+from .layout import (
+    MAX_PLAYERS,
     OUTCOME_PLAYED,
     OUTCOME_WEAK,
     R_ATTEMPT,
@@ -24,7 +26,6 @@ from .deal_nb import (
     R_GAME,
     R_OUTCOME,
     R_REDEAL_BY,
-    play_attempt_nb,
 )
 from .params import (
     DEALER_CLOCKWISE,
@@ -38,7 +39,7 @@ from .params import (
     P_PLAYERS,
 )
 from .play2_nb import N_H2
-from .play_nb import MAX_PLAYERS, N_H, N_S
+from .play_nb import N_H, N_S
 from .rng_nb import attempt_index_nb, below_nb, dealer_index_nb, seed_stream_nb
 
 

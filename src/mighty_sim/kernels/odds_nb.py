@@ -13,8 +13,9 @@ from numba import njit, prange
 
 from .borrow_nb import borrow
 from .deal_nb import play_contract_nb
+from .layout import N_T
 from .params import P_BLIND_SIZE, P_HAND_SIZE, P_MIN_BID, P_PLAYERS
-from .play_nb import N_H, N_S, N_T
+from .play_nb import N_H, N_S
 from .rng_nb import below_nb, seed_stream_nb
 from .rules_nb import bit_nb
 
@@ -27,7 +28,7 @@ def odds_nb(
 ) -> None:
     """Play ``samples`` deals of the known hand declaring ``trump`` into rows 0..samples-1.
 
-    ``blind_known`` is 0 when the blind is unseen. Row layout as in ``deal_nb``.
+    ``blind_known`` is 0 when the blind is unseen. Row layout as in :mod:`.layout`.
     """
     known = hand | blind_known
     rest = np.empty(deck_cards.shape[0], np.int64)

@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .layout import MAX_PLAYERS, N_T, POLICY_HEURISTIC, PP_NOISE, PP_ROLLOUTS, PP_WORLDS
 from .params import (
     FRIEND_KIND_FRIEND,
     FRIEND_KIND_SECRET_SOLO,
@@ -42,10 +43,8 @@ from .play_nb import (
     H_DECK,
     H_DISCARDS,
     H_SEEN,
-    MAX_PLAYERS,
     N_H,
     N_S,
-    N_T,
     S_CALLED,
     S_DECLARER,
     S_FRIEND,
@@ -63,17 +62,10 @@ from .play_nb import (
     result_nb,
     start_play_nb,
 )
-from .policy_nb import (
-    POLICY_HEURISTIC,
-    has_nb,
-    kth_card_nb,
-    lowest_card_nb,
-)
+from .policy_nb import has_nb, kth_card_nb, lowest_card_nb
 from .rng_nb import below_nb, seed_stream_nb
 from .rules_nb import JOKER_BIT, bit_nb, in_tricks_nb, popcount_nb
 
-PP_WORLDS, PP_ROLLOUTS, PP_NOISE = 1, 2, 3
-DEFAULT_WORLDS = 40
 MAX_MOVES = 64
 
 

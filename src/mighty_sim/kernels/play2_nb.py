@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .layout import MAX_PLAYERS
 from .params import (
     FRIEND_KIND_FRIEND,
     FRIEND_KIND_OPEN_SOLO,
@@ -37,7 +38,6 @@ from .params import (
     P_PLAYERS,
 )
 from .play_nb import (
-    MAX_PLAYERS,
     S_CALLED,
     S_DECLARER,
     S_DEMANDED,

@@ -22,6 +22,19 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .layout import (
+    MAX_PLAYERS,
+    POLICY_PIMC,
+    POLICY_RANDOM,
+    T_CARDS,
+    T_DEMAND,
+    T_JOKER_SUIT,
+    T_LEADER,
+    T_NO,
+    T_POINTS,
+    T_ROW,
+    T_WINNER,
+)
 from .params import (
     FRIEND_KIND_FRIEND,
     FRIEND_KIND_OPEN_SOLO,
@@ -37,7 +50,7 @@ from .params import (
     P_PLAYERS,
     P_TOTAL_POINTS,
 )
-from .policy_nb import POLICY_PIMC, POLICY_RANDOM, has_nb, lowest_card_nb, play_decide_nb
+from .policy_nb import has_nb, lowest_card_nb, play_decide_nb
 from .rng_nb import chance_nb
 from .rules_nb import (
     JOKER_BIT,
@@ -49,7 +62,6 @@ from .rules_nb import (
     trick_winner_nb,
 )
 
-MAX_PLAYERS = 8
 (
     S_N, S_DECLARER, S_BID, S_TRUMP, S_CHANGED, S_MODE, S_CALLED, S_REQUEST, S_FRIEND,
     S_KIND, S_REVEALED, S_FRIEND_HAS_LED, S_HUNTER, S_LEADER, S_TRICK_NO, S_K,
@@ -59,8 +71,6 @@ S_WON = S_CAPTURED + MAX_PLAYERS
 N_S = S_WON + MAX_PLAYERS
 H_SEEN, H_DISCARDS, H_DECK, H_CANT = MAX_PLAYERS, MAX_PLAYERS + 1, MAX_PLAYERS + 2, MAX_PLAYERS + 3
 N_H = H_CANT + MAX_PLAYERS
-T_ROW, T_NO, T_LEADER, T_WINNER, T_POINTS, T_JOKER_SUIT, T_DEMAND, T_CARDS = range(8)
-N_T = T_CARDS + MAX_PLAYERS
 
 
 @njit(cache=True)

@@ -40,6 +40,7 @@ from .auction_nb import (
     min_contract_bid_nb,
     other_contract_count_nb,
 )
+from .layout import POLICY_RANDOM
 from .params import (
     BID_TRICKS,
     HUNTER_LEAD_DEMAND,
@@ -71,11 +72,6 @@ from .rules_nb import (
     trick_winner_nb,
 )
 
-POLICY_RANDOM = 0
-POLICY_HEURISTIC = 1
-POLICY_PIMC = 2  # plays by pimc_nb; bids, exchanges and calls as the heuristic
-POLICY_NAMES = ("random", "heuristic", "pimc")
-N_POLICY_PARAMS = 4
 WEAK = -2
 PASS = -1
 

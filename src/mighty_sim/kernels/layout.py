@@ -1,0 +1,41 @@
+"""The kernels' output layout and policy numbering, free of Numba.
+
+Plain ints that the kernels fold into constants and that the Python side (the engine,
+the dataset writer, analyses) reads the result arrays with. Kept apart from the kernels
+so that a process which runs an ahead-of-time compiled kernel (:mod:`mighty_sim.aot`)
+never imports Numba.
+
+>>> N_R, N_T, POLICY_NAMES[POLICY_HEURISTIC]
+(26, 15, 'heuristic')
+"""
+
+from __future__ import annotations
+
+MAX_PLAYERS = 8
+HISTORY = 64
+OUTCOME_PLAYED, OUTCOME_ALL_PASS, OUTCOME_WEAK = 0, 1, 2
+
+# one row per dealt attempt: int64 columns ``ri``
+(
+    R_GAME, R_ATTEMPT, R_DEAL_IN_GAME, R_DEALER, R_FIRST_BIDDER, R_OUTCOME, R_REDEAL_BY,
+    R_DECLARER, R_BID, R_TRUMP, R_AUCTION_BID, R_AUCTION_TRUMP, R_TRUMP_CHANGED,
+    R_FRIEND_MODE, R_FRIEND_CARD, R_FRIEND_SEAT, R_FRIEND_KIND, R_POINTS, R_TRICKS,
+    R_SUCCESS, R_LEAD_REQUEST, R_HIST_LEN, R_TRUMP_LENGTH, R_HAS_MIGHTY, R_HAS_JOKER,
+    R_HAND_POINTS, N_R,
+) = range(27)
+# uint64 card sets ``ru``: the hands by seat, then the blind and the discards
+U_BLIND, U_DISCARDS, N_U = MAX_PLAYERS, MAX_PLAYERS + 1, MAX_PLAYERS + 2
+# float64 ``rf``: the payouts by seat, then the declarer's strength at auction time
+F_STRENGTH, N_F = MAX_PLAYERS, MAX_PLAYERS + 1
+# one row per trick: int64 columns ``ti``
+T_ROW, T_NO, T_LEADER, T_WINNER, T_POINTS, T_JOKER_SUIT, T_DEMAND, T_CARDS = range(8)
+N_T = T_CARDS + MAX_PLAYERS
+
+POLICY_RANDOM = 0
+POLICY_HEURISTIC = 1
+POLICY_PIMC = 2  # plays by pimc_nb; bids, exchanges and calls as the heuristic
+POLICY_NAMES = ("random", "heuristic", "pimc")
+N_POLICY_PARAMS = 4
+# a PIMC player's parameters (slot 0 is the heuristic's aggressiveness)
+PP_WORLDS, PP_ROLLOUTS, PP_NOISE = 1, 2, 3
+DEFAULT_WORLDS = 40
