@@ -22,8 +22,7 @@ from _results import save
 
 from mighty_sim.duel import duel
 from mighty_sim.engine import parse_players, play_batch
-from mighty_sim.kernels.deal_nb import R_OUTCOME
-from mighty_sim.kernels.pimc_nb import DEFAULT_WORLDS
+from mighty_sim.kernels.layout import DEFAULT_WORLDS, R_OUTCOME
 from mighty_sim.profile import load_profile
 
 
