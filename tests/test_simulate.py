@@ -542,15 +542,37 @@ def test_rules_where_every_deal_is_redealt_are_an_error_not_a_hang() -> None:
 
 def test_workers_get_arrow_malloc_and_the_parent_keeps_its_environment(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Worker processes allocate Arrow memory with malloc (a lower peak); the variable
-    that says so is set for them only, and a user's own choice is left alone."""
-    from mighty_sim.runner import _workers_use_malloc
+    """Worker processes allocate Arrow memory with malloc and a fixed mmap threshold (a
+    lower, flat peak); the variables that say so are set for them only, and a user's own
+    choice is left alone."""
+    from mighty_sim.runner import WORKER_MALLOC_ENV, _workers_use_malloc
 
-    monkeypatch.delenv("ARROW_DEFAULT_MEMORY_POOL", raising=False)
-    with _workers_use_malloc():
-        assert os.environ["ARROW_DEFAULT_MEMORY_POOL"] == "system"
-    assert "ARROW_DEFAULT_MEMORY_POOL" not in os.environ
-    monkeypatch.setenv("ARROW_DEFAULT_MEMORY_POOL", "jemalloc")
-    with _workers_use_malloc():
-        assert os.environ["ARROW_DEFAULT_MEMORY_POOL"] == "jemalloc"
-    assert os.environ["ARROW_DEFAULT_MEMORY_POOL"] == "jemalloc"
+    assert set(WORKER_MALLOC_ENV) == {"ARROW_DEFAULT_MEMORY_POOL", "MALLOC_MMAP_THRESHOLD_"}
+    for key, value in WORKER_MALLOC_ENV.items():
+        monkeypatch.delenv(key, raising=False)
+        with _workers_use_malloc():
+            assert os.environ[key] == value
+        assert key not in os.environ
+        monkeypatch.setenv(key, "mine")
+        with _workers_use_malloc():
+            assert os.environ[key] == "mine"
+        assert os.environ[key] == "mine"
+
+
+def _rss() -> int:
+    with open("/proc/self/statm", encoding="ascii") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+@pytest.mark.skipif(runner._malloc_trim() is None, reason="needs glibc's malloc_trim")
+def test_free_heap_memory_goes_back_to_the_system_after_a_row_group() -> None:
+    """Freed blocks below a live one stay in the process (glibc trims only the heap's
+    top); ``release_free_memory``, called after every row group a worker writes, hands
+    them back, which keeps a worker's peak from creeping over its shards."""
+    blocks = [bytes(60_000) for _ in range(2000)]  # 120 MB of heap blocks
+    last = blocks[-1]  # keeps the heap's top in use
+    del blocks
+    freed = _rss()
+    runner.release_free_memory()
+    assert freed - _rss() > 60 * 2**20
+    assert len(last) == 60_000

@@ -230,7 +230,12 @@ def compile_kernel(force: bool) -> None:
         click.echo(f"up to date: {path}")
         return
     t0 = time.perf_counter()
-    path = aot.build()
+    try:
+        path = aot.build()
+    except Exception as e:  # a missing C compiler or setuptools, an unwritable cache
+        click.echo(f"mighty-sim: error: could not compile the kernel ahead of time ({e}); "
+                   "runs use the JIT kernel", err=True)
+        sys.exit(1)
     click.echo(f"compiled in {time.perf_counter() - t0:.0f} s: {path}")
 
 
