@@ -3,17 +3,21 @@
 What it counts: *played deals* (redeals are extra rows, not counted) of the ``standard``
 profile. It measures, in this order:
 
-1. the whole-deal kernel alone, one thread, heuristic and random players;
+1. the whole-deal kernel alone, one thread, heuristic and random players (the compiled
+   module of ``mighty_sim.aot`` when ``make`` built it, as runs use it), and that module
+   against the JIT kernel in alternating rounds;
 2. end-to-end ``mighty-sim simulate`` (a subprocess: start-up, kernels, Arrow, zstd
    Parquet, rename) with 1 and 2 workers;
 3. the reference engine (pure Python) on random players, the only players it has;
 4. peak memory of ``simulate`` at two deal counts (should be flat);
-5. the wall time of a small run once the compile cache is warm;
+5. the wall time of a small run once the compile cache is warm, with the compiled module
+   and with the JIT kernel (``MIGHTY_SIM_AOT=0``);
 6. the floors under the two speed targets: what a worker spends per deal besides the
    kernel (the Arrow table and the Parquet encoding, one batch, CPU time), how two kernel
    processes at once scale on this machine (wall time), and the start-up of any process
    that runs a cached Numba kernel (importing numpy and numba and loading Numba's
-   registries, which its first call of a cached kernel does), measured in a subprocess.
+   registries, which its first call of a cached kernel does), measured in a subprocess,
+   against the start-up of a process that loads the compiled module instead.
 
 Before any time is quoted, the kernel's random deals are checked against the reference
 engine's (an output-parity check). Ratios are measured in the same run; the machine is
@@ -27,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
 import subprocess
 import sys
 import tempfile
@@ -34,9 +39,12 @@ import time
 from fractions import Fraction
 from pathlib import Path
 from statistics import median
+from typing import Any
 
+import numpy as np
 from _results import print_figures, save
 
+from mighty_sim import aot, engine
 from mighty_sim.dataset import deals_table
 from mighty_sim.engine import parse_players, play_batch
 from mighty_sim.profile import RuleProfile, load_profile
@@ -44,7 +52,8 @@ from mighty_sim.reference import RandomPlayer, play_ledger
 from mighty_sim.runner import GROUP_ROWS, parquet_writer
 
 
-def _simulate(deals: int, workers: int, out: Path) -> tuple[float, int]:
+def _simulate(deals: int, workers: int, out: Path,
+              env: dict[str, str] | None = None) -> tuple[float, int]:
     """Wall seconds and peak RSS (KiB, largest process) of one ``simulate`` command.
 
     The command runs under a small wrapper process that reports the largest RSS among its
@@ -58,7 +67,7 @@ def _simulate(deals: int, workers: int, out: Path) -> tuple[float, int]:
         [sys.executable, "-c", wrapper, sys.executable, "-m", "mighty_sim", "simulate",
          "--deals", str(deals), "--seed", "1", "--workers", str(workers), "--out", str(out),
          "--overwrite"],
-        check=True, capture_output=True, text=True,
+        check=True, capture_output=True, text=True, env={**os.environ, **(env or {})},
     )
     seconds = time.perf_counter() - t0
     return seconds, int(done.stdout.split()[-1])
@@ -86,13 +95,18 @@ def main() -> None:
             assert [Fraction(v) for v in row["payouts"]] == list(rec.result.payouts or [0] * 5)
     assert k == len(rows)
 
-    # 1. kernel alone
+    # 1. kernel alone: the one runs use (the compiled module when there is one), then
+    # the compiled module against the JIT kernel in alternating rounds (same rows)
+    compiled = aot.load()
+    results["aot_module_present"] = float(compiled is not None)
     for name in ("heuristic", "random"):
         players = parse_players(name, 5)
         play_batch(profile, seed=1, game_start=0, games=10, players=players)  # warm
         t0 = time.perf_counter()
         play_batch(profile, seed=1, game_start=0, games=200_000, players=players)
         results[f"kernel_{name}_deals_per_s"] = 200_000 / (time.perf_counter() - t0)
+    if compiled is not None:
+        results.update(_aot_against_jit(profile, compiled))
 
     # 2. end to end
     with tempfile.TemporaryDirectory() as tmp:
@@ -101,10 +115,16 @@ def main() -> None:
             seconds, peak = _simulate(args.deals, workers, Path(tmp) / f"w{workers}")
             results[f"simulate_{workers}w_deals_per_s"] = args.deals / seconds
             results[f"simulate_{workers}w_peak_rss_mib"] = peak / 1024
-        # 5. small run, warm cache
-        t0 = time.perf_counter()
-        _simulate(1000, 1, Path(tmp) / "small")
-        results["small_run_1000_deals_s"] = time.perf_counter() - t0
+        # 5. small run, warm cache: as runs go (the compiled kernel if there is one), and
+        # with the JIT kernel (MIGHTY_SIM_AOT=0); best of three each, alternating
+        small: dict[str, list[float]] = {"": [], "jit_": []}
+        for _ in range(3):
+            for key, env in (("", {}), ("jit_", {aot.ENV_SWITCH: "0"})):
+                t0 = time.perf_counter()
+                _simulate(1000, 1, Path(tmp) / "small", env)
+                small[key].append(time.perf_counter() - t0)
+        for key, times in small.items():
+            results[f"small_run_{key}1000_deals_s"] = min(times)
         # 4. memory at a larger count
         if args.big:
             seconds, peak = _simulate(args.big, 2, Path(tmp) / "big")
@@ -127,8 +147,8 @@ def main() -> None:
     results["ratio_simulate_2w_vs_reference"] = results["simulate_2w_deals_per_s"] / ref
     results["ratio_simulate_2w_vs_1w"] = (results["simulate_2w_deals_per_s"]
                                          / results["simulate_1w_deals_per_s"])
-    results["small_run_over_numba_start_s"] = (results["small_run_1000_deals_s"]
-                                               - results["numba_start_s"])
+    results["small_run_jit_over_numba_start_s"] = (results["small_run_jit_1000_deals_s"]
+                                                   - results["numba_start_s"])
     kernel_us = 1e6 / results["kernel_heuristic_deals_per_s"]
     results["kernel_heuristic_us_per_deal"] = kernel_us
     # the kernel time a deal may take for 300,000 deals/s with 2 workers, if two
@@ -178,14 +198,51 @@ def _floors(profile: RuleProfile) -> dict[str, float]:
         pair = [_kernel_process(60_000) for _ in range(2)]
         ratios.append(sum(float(p.communicate()[0]) for p in pair) / alone)
     out["two_processes_scaling"] = median(ratios)
+    out["numba_start_s"] = _start_s("import numpy, numba; from numba.core.registry import "
+                                    "cpu_target; cpu_target.target_context.refresh()")
+    out["aot_start_s"] = _start_s("import numpy; from mighty_sim import aot; "
+                                  "assert aot.load() is not None")
+    return out
+
+
+def _start_s(code: str) -> float:
+    """Wall seconds of a fresh Python running ``code``, best of three."""
     starts = []
     for _ in range(3):
         t = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "import numpy, numba; from numba.core.registry "
-                        "import cpu_target; cpu_target.target_context.refresh()"], check=True)
+        subprocess.run([sys.executable, "-c", code], check=True)
         starts.append(time.perf_counter() - t)
-    out["numba_start_s"] = min(starts)
-    return out
+    return min(starts)
+
+
+def _aot_against_jit(profile: RuleProfile, compiled: Any) -> dict[str, float]:
+    """The compiled module's kernel against the JIT kernel, heuristic players, one
+    thread, CPU time, six alternating rounds after a check that the rows are equal: the
+    median ratio (above 1: the compiled module is faster)."""
+    from mighty_sim.kernels.games_nb import play_games_nb
+
+    players = parse_players("heuristic", 5)
+    original = engine.games_kernel
+
+    def run(kernel: Any, games: int) -> tuple[float, Any]:
+        engine.games_kernel = lambda: kernel
+        try:
+            t0 = time.process_time()
+            batch = play_batch(profile, seed=2, game_start=0, games=games, players=players)
+            return time.process_time() - t0, batch
+        finally:
+            engine.games_kernel = original
+
+    a, b = run(compiled, 2000)[1], run(play_games_nb, 2000)[1]
+    assert all(np.array_equal(getattr(a, k), getattr(b, k)) for k in ("ri", "ru", "rf", "rh"))
+    ratios, rates = [], []
+    for _ in range(6):
+        t_aot = run(compiled, 60_000)[0]
+        t_jit = run(play_games_nb, 60_000)[0]
+        ratios.append(t_jit / t_aot)
+        rates.append(60_000 / t_aot)
+    return {"kernel_heuristic_aot_deals_per_s_cpu": median(rates),
+            "ratio_kernel_aot_vs_jit": median(ratios)}
 
 
 if __name__ == "__main__":
