@@ -23,7 +23,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import STANDARD
 
-from mighty_sim import runner
+from mighty_sim import heap, runner
 from mighty_sim.cards import parse_cards, points_in
 from mighty_sim.cli import main
 from mighty_sim.dataset import deals_table, tricks_table
@@ -545,7 +545,8 @@ def test_workers_get_arrow_malloc_and_the_parent_keeps_its_environment(
     """Worker processes allocate Arrow memory with malloc and a fixed mmap threshold (a
     lower, flat peak); the variables that say so are set for them only, and a user's own
     choice is left alone."""
-    from mighty_sim.runner import WORKER_MALLOC_ENV, _workers_use_malloc
+    from mighty_sim.heap import WORKER_MALLOC_ENV
+    from mighty_sim.runner import _workers_use_malloc
 
     assert set(WORKER_MALLOC_ENV) == {"ARROW_DEFAULT_MEMORY_POOL", "MALLOC_MMAP_THRESHOLD_"}
     for key, value in WORKER_MALLOC_ENV.items():
@@ -559,20 +560,42 @@ def test_workers_get_arrow_malloc_and_the_parent_keeps_its_environment(
         assert os.environ[key] == "mine"
 
 
-def _rss() -> int:
+_HEAP_SCENARIO = """
+import os, sys
+from mighty_sim import heap
+
+def rss():
     with open("/proc/self/statm", encoding="ascii") as f:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
+if sys.argv[1] == "fixed":
+    heap.fix_mmap_threshold()
+first = bytearray(4 << 20)  # a large block, mapped
+del first  # glibc's own threshold moves past 4 MiB here
+blocks = [bytearray(1 << 20) for _ in range(100)]  # 100 MiB of 1 MiB blocks
+pin = blocks[-1]  # the last stays alive, above the others
+before = rss()
+del blocks
+freed = before - rss()
+heap.release_free_memory()
+print(freed, before - rss())
+"""
 
-@pytest.mark.skipif(runner._malloc_trim() is None, reason="needs glibc's malloc_trim")
-def test_free_heap_memory_goes_back_to_the_system_after_a_row_group() -> None:
-    """Freed blocks below a live one stay in the process (glibc trims only the heap's
-    top); ``release_free_memory``, called after every row group a worker writes, hands
-    them back, which keeps a worker's peak from creeping over its shards."""
-    blocks = [bytes(60_000) for _ in range(2000)]  # 120 MB of heap blocks
-    last = blocks[-1]  # keeps the heap's top in use
-    del blocks
-    freed = _rss()
-    runner.release_free_memory()
-    assert freed - _rss() > 60 * 2**20
-    assert len(last) == 60_000
+
+@pytest.mark.skipif(not heap.has_glibc(), reason="glibc's malloc only")
+def test_freed_blocks_go_back_to_the_system() -> None:
+    """A worker's heap, in miniature: 1 MiB blocks freed below a live block stay in the
+    process once glibc has moved its mmap threshold past them, until
+    ``release_free_memory`` (called after every row group) hands them back; with the
+    threshold fixed (as workers and the command have it) they are their own mappings and
+    go back as soon as they are freed."""
+    def run(mode: str) -> tuple[int, int]:
+        out = subprocess.run([sys.executable, "-c", _HEAP_SCENARIO, mode], check=True,
+                             capture_output=True, text=True).stdout.split()
+        return int(out[0]), int(out[1])
+
+    mib = 2**20
+    freed, trimmed = run("default")
+    assert freed < 20 * mib and trimmed > 80 * mib
+    freed, trimmed = run("fixed")
+    assert freed > 80 * mib and trimmed > 80 * mib

@@ -52,9 +52,15 @@ def run() -> None:
     ``with`` and ``finally`` blocks) and its output is flushed, nothing is left to do, so
     the process exits at once with the command's exit code. Arrow allocates with the C
     library's malloc here, as in the worker processes (see ``runner._workers_use_malloc``),
-    unless the user chose an allocator.
+    unless the user chose an allocator, and malloc keeps a fixed mmap threshold, as the
+    workers' does (:mod:`mighty_sim.heap`), unless the user set one.
     """
-    os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
+    from .heap import WORKER_MALLOC_ENV, fix_mmap_threshold
+
+    pool = "ARROW_DEFAULT_MEMORY_POOL"
+    os.environ.setdefault(pool, WORKER_MALLOC_ENV[pool])
+    if "MALLOC_MMAP_THRESHOLD_" not in os.environ:
+        fix_mmap_threshold()
     code: int = 0
     try:
         main(prog_name="mighty-sim")

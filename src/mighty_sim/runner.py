@@ -16,7 +16,6 @@ Layout::
 from __future__ import annotations
 
 import atexit
-import ctypes
 import json
 import math
 import multiprocessing
@@ -41,6 +40,7 @@ import pyarrow.parquet as pq
 from .counts import Counts
 from .dataset import SCHEMA_VERSION, deals_table, tricks_table
 from .engine import Batch, PlayerSpec, check_supported, play_batch
+from .heap import WORKER_MALLOC_ENV, release_free_memory
 from .kernels.layout import (
     OUTCOME_ALL_PASS,
     OUTCOME_PLAYED,
@@ -226,13 +226,6 @@ def _write_shard_in_worker(config_dict: dict[str, Any], out: str, shard: int) ->
     return write_shard(config_dict, out, shard, _PROGRESS)
 
 
-# the C library's settings worker processes start with (a value the user set is kept)
-WORKER_MALLOC_ENV = {
-    "ARROW_DEFAULT_MEMORY_POOL": "system",
-    "MALLOC_MMAP_THRESHOLD_": str(128 * 1024),
-}
-
-
 @contextmanager
 def _workers_use_malloc() -> Iterator[None]:
     """Worker processes started inside allocate Arrow memory with the C library's malloc
@@ -241,13 +234,8 @@ def _workers_use_malloc() -> Iterator[None]:
     the same writing time. Arrow reads ``ARROW_DEFAULT_MEMORY_POOL`` once, when a process
     first allocates, so it is set for the children only.
 
-    glibc's malloc serves blocks of 128 KiB and more from their own mappings, returned
-    to the system when freed, but raises that threshold to the size of each such block
-    freed, after which the output arrays and Arrow buffers of a batch come from the heap
-    and stay fragmented there. ``MALLOC_MMAP_THRESHOLD_`` fixes it at 128 KiB: with
-    :func:`release_free_memory`, ten shards of 500,000 games in one process peaked at
-    128.6 MiB after the first and 129.5 after the tenth (140.4 and 143.3 without it), at
-    the same speed. Other C libraries ignore the variable."""
+    ``MALLOC_MMAP_THRESHOLD_`` keeps glibc from moving its mmap threshold (see
+    :mod:`mighty_sim.heap`); other C libraries ignore it."""
     ours = [key for key in WORKER_MALLOC_ENV if key not in os.environ]
     for key in ours:
         os.environ[key] = WORKER_MALLOC_ENV[key]
@@ -256,30 +244,6 @@ def _workers_use_malloc() -> Iterator[None]:
     finally:
         for key in ours:
             os.environ.pop(key, None)
-
-
-@lru_cache(maxsize=1)
-def _malloc_trim() -> Any:
-    """glibc's ``malloc_trim``, or None where the C library has none."""
-    try:
-        return ctypes.CDLL("libc.so.6").malloc_trim
-    except (OSError, AttributeError):
-        return None
-
-
-def release_free_memory() -> None:
-    """Hand the C heap's free pages back to the system (glibc's ``malloc_trim(0)``).
-
-    A worker writes one row group after another; the Arrow and Parquet buffers of each
-    are freed, but glibc keeps some of the freed pages, so the peak of a worker crept up
-    over its first shards (one process, five shards of 500,000 games: 171.4 MiB after
-    the first, 175.6 after the fifth). Trimmed after every row group it stays at one
-    level from the first shard on (175.05 MiB for all five; 174.9 for a 1M-deal run's
-    single shard), so 10M deals peak where 1M do. A few milliseconds a row group.
-    """
-    trim = _malloc_trim()
-    if trim is not None:
-        trim(0)
 
 
 def write_shard(config_dict: dict[str, Any], out: str, shard: int, queue: Any = None) -> ShardStats:
