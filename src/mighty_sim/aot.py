@@ -122,7 +122,9 @@ def load() -> Callable[..., tuple[int, int, int]] | None:
 def build(folder: Path | None = None) -> Path:
     """Compile the kernel into ``folder`` (default :func:`aot_dir`) and return the file.
 
-    Takes 15-30 s. The module is written under a temporary name and renamed, so a
+    Takes about 15 s when Numba's cache holds the kernels' helpers, about 2 minutes on a
+    fresh checkout (the helpers are compiled, and cached for the JIT kernel on the way).
+    The module is written under a temporary name and renamed, so a
     concurrent run sees either no module or a whole one; older modules are removed.
     """
     folder = folder or aot_dir()

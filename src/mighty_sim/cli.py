@@ -222,7 +222,10 @@ def simulate(profile: str, deals: int, seed: int, workers: int, out: Path, playe
 @main.command("compile")
 @click.option("--force", is_flag=True, help="Build again even if an up-to-date one exists.")
 def compile_kernel(force: bool) -> None:
-    """Compile the batch kernel ahead of time (15-30 s; `make` does it).
+    """Compile the batch kernel ahead of time (`make` does it).
+
+    About 15 s once Numba's cache is warm, about 2 minutes on a fresh checkout (which
+    also fills the cache for the JIT kernel).
 
     `simulate` then runs the compiled module and does not load Numba, which takes about
     a second a process: a small run finishes in a fraction of a second. Without it (or
