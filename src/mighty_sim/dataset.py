@@ -15,7 +15,11 @@ from functools import cache
 
 import numpy as np
 import pyarrow as pa
-from pyarrow._compute import call_function  # what pyarrow.compute re-exports
+
+try:  # the kernel caller that pyarrow.compute re-exports, without its 0.1 s import
+    from pyarrow._compute import call_function
+except ImportError:  # pragma: no cover (a pyarrow that moved it)
+    from pyarrow.compute import call_function
 
 from .cards import SUITS, card_name
 from .engine import Batch
@@ -64,6 +68,8 @@ from .profile import TRUMPS
 
 SCHEMA_VERSION = 1
 OUTCOMES = ("played", "all-pass", "weak-redeal")
+
+
 def _take(names: pa.Array, codes: np.ndarray) -> pa.Array:
     """``names[codes]`` as an Arrow array, a negative code giving a null.
 

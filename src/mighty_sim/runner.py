@@ -232,7 +232,7 @@ def _workers_use_malloc() -> Iterator[None]:
     instead of Arrow's bundled allocator (mimalloc): a shard's peak memory measured about
     40 MiB lower (390 against 427 MiB, three shards of 500,000 games in one process), for
     the same writing time. Arrow reads ``ARROW_DEFAULT_MEMORY_POOL`` once, when a process
-    first allocates, so it is set for the children only.
+    first allocates, so it is set for the children only; a value the user set is kept.
 
     ``MALLOC_MMAP_THRESHOLD_`` keeps glibc from moving its mmap threshold (see
     :mod:`mighty_sim.heap`); other C libraries ignore it."""
@@ -440,8 +440,8 @@ def _run_local_workers(config: RunConfig, cdict: dict[str, Any], out: Path, todo
     The workers start (a new Python each, importing NumPy and Arrow, and Numba unless
     the kernel is compiled ahead of time) while this process loads the kernel, or compiles
     it into the cache on a first run; they wait for that before playing, so a cold cache
-    is compiled once, not once a worker. Their
-    progress comes back through a pipe each inherits at start."""
+    is compiled once, not once a worker. Their progress comes back through a pipe each
+    inherits at start."""
     ctx = multiprocessing.get_context("spawn")
     queue = ctx.SimpleQueue()
     ready = ctx.Event()
