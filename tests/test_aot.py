@@ -90,17 +90,23 @@ def test_play_batch_takes_the_compiled_kernel_unless_switched_off(
 
 def test_a_module_built_for_other_sources_is_not_loaded(
         compiled: Callable[..., Any], monkeypatch: pytest.MonkeyPatch) -> None:
-    """The module's name carries the key of the kernel sources, versions and CPU: after
-    an edit to a kernel the old module is not found and runs take the JIT kernel."""
+    """The module's name carries a key of the kernel sources (as well as the versions and
+    the CPU): after an edit to a kernel the key changes, the old module is not found and
+    runs take the JIT kernel."""
+    key = aot.kernel_key()
     assert aot.module_path().is_file()
-    monkeypatch.setattr(aot, "kernel_key", lambda: "0" * 16)
+    monkeypatch.setattr(aot, "_kernel_sources_key", lambda: "an edited kernel")
+    aot.kernel_key.cache_clear()
     aot.load.cache_clear()
     try:
+        assert aot.kernel_key() != key
         assert not aot.module_path().is_file()
         assert aot.load() is None
     finally:
         monkeypatch.undo()
+        aot.kernel_key.cache_clear()
         aot.load.cache_clear()
+    assert aot.kernel_key() == key and aot.load() is not None
 
 
 _SMALL_RUN = """

@@ -33,6 +33,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from . import _kernel_sources_key
+
 # play_games_nb's arguments (see its docstring): seed, game_start, n_games, ledger,
 # target, policies, pp, params, deck_cards, record_tricks, ri, ru, rf, rw, rh, ti
 SIGNATURE = (
@@ -58,10 +60,7 @@ def _cpu() -> str:
 def kernel_key() -> str:
     """What the compiled module depends on, hashed: the kernel sources, the Numba, NumPy
     and Python versions, the platform and the CPU."""
-    h = hashlib.sha256()
-    for f in sorted((Path(__file__).parent / "kernels").glob("*.py")):
-        h.update(f.name.encode())
-        h.update(f.read_bytes())
+    h = hashlib.sha256(_kernel_sources_key().encode())
     for dist in ("numba", "llvmlite", "numpy"):
         h.update(f"{dist}={metadata.version(dist)}".encode())
     h.update(sys.version.encode())
@@ -76,10 +75,10 @@ def module_name() -> str:
 
 
 def aot_dir() -> Path:
-    """Where ``mighty-sim compile`` puts the module: beside Numba's compile cache."""
-    base = os.environ.get("NUMBA_CACHE_DIR")
-    root = Path(base) if base else Path.home() / ".cache" / "mighty_sim" / "numba"
-    return root / "aot"
+    """Where ``mighty-sim compile`` puts the module: in Numba's compile cache folder,
+    which the package sets on import (the user's, or one per version of the kernel
+    sources)."""
+    return Path(os.environ["NUMBA_CACHE_DIR"]) / "aot"
 
 
 def module_path(folder: Path | None = None) -> Path:
