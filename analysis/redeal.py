@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from mighty_sim.analysis import redeal, scan_deals, weak_score_distribution
-from mighty_sim.runner import load_run
+from mighty_sim.integrity import load_run
 
 dataset = Path(sys.argv[1])
 deals = scan_deals(dataset)

@@ -9,7 +9,7 @@ from pathlib import Path
 import polars as pl
 
 from mighty_sim.analysis import scan_deals, score_variance
-from mighty_sim.runner import load_run
+from mighty_sim.integrity import load_run
 
 dataset = Path(sys.argv[1])
 profile = load_run(dataset).profile

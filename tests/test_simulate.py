@@ -28,8 +28,9 @@ from mighty_sim.cards import parse_cards, points_in
 from mighty_sim.cli import main
 from mighty_sim.dataset import deals_table, tricks_table
 from mighty_sim.engine import Batch, parse_players, play_batch
+from mighty_sim.integrity import shard_path
 from mighty_sim.reference import RandomPlayer, play_ledger
-from mighty_sim.runner import RunConfig, run_simulation, shard_path
+from mighty_sim.runner import RunConfig, run_simulation
 from mighty_sim.shards import balanced_shard_games, deals_per_game
 
 RANDOM = parse_players("random", 5)

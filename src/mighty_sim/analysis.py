@@ -19,18 +19,18 @@ from pathlib import Path
 
 import polars as pl
 
+from .integrity import open_run
 from .profile import RuleProfile
-from .runner import load_run
 from .stats import Z95, wilson_interval
 from .weak import weak_deal_probability, weak_hand_probability
 
 
 def scan_deals(dataset: Path) -> pl.LazyFrame:
-    """The ``deals`` table of a dataset as a lazy scan (stray temporary files skipped)."""
-    files = sorted((dataset / "deals").glob("shard=*/*.parquet"))
-    if not files:
-        raise ValueError(f"{dataset} holds no deals table (deals/shard=*/*.parquet)")
-    return pl.scan_parquet(dataset / "deals" / "**" / "*.parquet", hive_partitioning=True)
+    """The ``deals`` table of a dataset as a lazy scan of its shard files, once
+    :func:`~mighty_sim.integrity.open_run` has found the run complete and every file
+    healthy (ValueError naming the file otherwise)."""
+    files = open_run(dataset).files("deals")
+    return pl.scan_parquet(files, hive_partitioning=True)
 
 
 def _wilson_columns(df: pl.DataFrame) -> pl.DataFrame:
@@ -291,7 +291,7 @@ def game_results(deals: pl.LazyFrame, players: int, target: float) -> pl.DataFra
 
 def analyze_dataset(dataset: Path) -> dict[str, pl.DataFrame]:
     """Every table of ``mighty-sim analyze`` for a dataset."""
-    config = load_run(dataset)
+    config = open_run(dataset).config
     deals = scan_deals(dataset)
     groups = _hand_groups(deals)
     distribution = weak_score_distribution(deals)

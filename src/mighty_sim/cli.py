@@ -22,8 +22,15 @@ from .profile import BUILTIN_PROFILES, load_profile
 from .shards import SHARD_GAMES, balanced_shard_games
 
 
+class _Interrupted(click.ClickException):
+    """Ctrl-C: the usual exit code 130, with what to do next."""
+
+    exit_code = 130
+
+
 class _Group(click.Group):
-    """A click group that turns a ValueError into a one-line error with exit code 2."""
+    """A click group whose every failure is one line on stderr: a ValueError or an OSError
+    from a command, and click's own usage errors, exit with code 2; Ctrl-C with 130."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -31,6 +38,57 @@ class _Group(click.Group):
         except ValueError as e:
             click.echo(f"mighty-sim: error: {e}", err=True)
             ctx.exit(2)
+        except OSError as e:
+            click.echo(f"mighty-sim: error: {_os_error(e)}", err=True)
+            ctx.exit(2)
+        except _data_errors() as e:
+            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            click.echo(f"mighty-sim: error: a dataset file could not be read ({first})", err=True)
+            ctx.exit(2)
+
+    def main(self, args: Any = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            rv = super().main(args, prog_name, complete_var, False, **extra)
+        except click.exceptions.NoArgsIsHelpError as e:
+            e.show()
+            sys.exit(e.exit_code)
+        except click.ClickException as e:
+            hint = ""
+            if isinstance(e, click.UsageError) and e.ctx is not None:
+                hint = f" (see `{e.ctx.command_path} --help`)"
+            click.echo(f"mighty-sim: error: {e.format_message()}{hint}", err=True)
+            sys.exit(e.exit_code)
+        except click.Abort:  # Ctrl-C outside a command that says more
+            click.echo("mighty-sim: interrupted", err=True)
+            sys.exit(130)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _os_error(e: OSError) -> str:
+    """One line for a failed read or write: the file and the system's reason.
+
+    >>> _os_error(FileNotFoundError(2, "No such file or directory", "out/x"))
+    'out/x: No such file or directory'
+    """
+    what = e.filename if e.filename is not None else ""
+    text = str(e).strip()
+    reason = e.strerror or (text.splitlines()[0] if text else type(e).__name__)
+    return f"{what}: {reason}" if what else f"a file could not be read or written ({reason})"
+
+
+def _data_errors() -> tuple[type[BaseException], ...]:
+    """The reading errors of Polars and Arrow, when those are loaded (a damaged file that
+    passed the footer check: its pages do not decode)."""
+    kinds: list[type[BaseException]] = []
+    if "polars" in sys.modules:
+        kinds.append(sys.modules["polars"].exceptions.PolarsError)
+    if "pyarrow" in sys.modules:
+        kinds.append(sys.modules["pyarrow"].ArrowException)
+    return tuple(kinds)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -50,7 +108,8 @@ def run() -> None:
     and Numba's objects are freed one by one), a third of a small command's time. Once the
     command has returned (files closed, workers and clusters shut down in their own
     ``with`` and ``finally`` blocks) and its output is flushed, nothing is left to do, so
-    the process exits at once with the command's exit code. Arrow allocates with the C
+    the process exits at once (a failure exits the usual way, releasing the worker pool's
+    semaphores and files that Python's exit functions release). Arrow allocates with the C
     library's malloc here, as in the worker processes (see ``runner._workers_use_malloc``),
     unless the user chose an allocator, and malloc keeps a fixed mmap threshold, as the
     workers' does (:mod:`mighty_sim.heap`), unless the user set one.
@@ -72,6 +131,8 @@ def run() -> None:
             code = e.code or 0
     sys.stdout.flush()
     sys.stderr.flush()
+    if code:  # a failure exits the usual way, so that every resource is released
+        sys.exit(code)
     os._exit(code)
 
 
@@ -106,7 +167,8 @@ def rules_show(profile: str, fmt: str) -> None:
               help="Built-in profile name or .toml file.")
 @click.option("--deals", type=click.IntRange(min=1), default=10_000, show_default=True,
               help="Random deals to play in the reference engine.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the random deals; the same seed checks the same deals.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes to share the deals.")
 def verify(profile: str, deals: int, seed: int, workers: int) -> None:
@@ -147,18 +209,22 @@ def demo(deals: int, out: Path) -> None:
 @main.command()
 @click.option("--profile", default="standard", show_default=True,
               help="Built-in profile name or .toml file.")
-@click.option("--deals", type=int, required=True, help="Deals to play (redeals not counted).")
+@click.option("--deals", type=int, required=True,
+              help="Deals to play (redeals not counted), 1 to 10,000,000,000; with "
+                   "--to-target, games.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Run seed.")
 @click.option("--workers", type=int, default=os.cpu_count() or 1, show_default=True,
-              help="Worker processes.")
+              help="Worker processes, at most this machine's processors (with --executor "
+                   "dask and no address: the local cluster's workers).")
 @click.option("--out", type=click.Path(path_type=Path), required=True,
               help="Dataset folder.")
 @click.option("--players", default="heuristic", show_default=True,
               help="One player for every seat or one per seat (p0,p1,p2,p3,p4): random, "
                    "heuristic[:AGGR] or pimc[:worlds=K][:rollouts=R][:noise=P].")
-@click.option("--aggressiveness", type=float, default=0.0, show_default=True,
-              help="Points every heuristic or PIMC player adds to its bid ceiling "
-                   "(on top of a player's own :AGGR).")
+@click.option("--aggressiveness", type=click.FloatRange(-10, 10), default=0.0,
+              show_default=True,
+              help="Points every heuristic or PIMC player adds to its bid ceiling, -10 to "
+                   "10 (on top of a player's own :AGGR; the total stays within -10..10).")
 @click.option("--ledger", type=int, default=None,
               help="Deals per game, with the dealer rotation of the rules [default: 1; "
                    "with --to-target, the most deals a game may last: 500].")
@@ -166,8 +232,11 @@ def demo(deals: int, out: Path) -> None:
               help="Play each game until a player's total reaches the profile's "
                    "ledger_target (ucla: 1000); --deals then counts games.")
 @click.option("--tricks", is_flag=True, help="Also write every trick to a tricks table.")
-@click.option("--resume", is_flag=True, help="Complete an interrupted run in --out.")
-@click.option("--overwrite", is_flag=True, help="Replace a run already in --out.")
+@click.option("--resume", is_flag=True,
+              help="Complete an interrupted run in --out (same arguments): plays the "
+                   "shards that are missing or damaged.")
+@click.option("--overwrite", is_flag=True,
+              help="Replace a run already in --out (deletes only the run's own files).")
 @click.option("--shard-games", type=int, default=None,
               help=f"Games per Parquet file [default: files of at most {SHARD_GAMES:,} "
                    "deals' worth, all of about the same size].")
@@ -190,7 +259,8 @@ def simulate(profile: str, deals: int, seed: int, workers: int, out: Path, playe
     """
     p = load_profile(profile)  # before the kernels load: a bad profile is told at once
     from .engine import parse_players
-    from .runner import RUN_FILE, RunConfig, load_run, run_simulation
+    from .integrity import RUN_FILE, load_run
+    from .runner import RunConfig, run_simulation
 
     specs = tuple(replace(s, aggressiveness=s.aggressiveness + aggressiveness) for s in
                   parse_players(players, p.players))
@@ -204,11 +274,16 @@ def simulate(profile: str, deals: int, seed: int, workers: int, out: Path, playe
         else:  # files of at most 2**19 deals, all about the same size
             shard_games = balanced_shard_games(config.games, ledger, to_target)
         config = replace(config, shard_games=shard_games)
-    with _progress("simulate" if not to_target else "simulate (games)",
-                   config.games * config.units_per_game) as advance:
-        result = run_simulation(config, out, workers=workers, resume=resume,
-                                overwrite=overwrite, progress=advance, executor=executor,
-                                address=address, scheduler_file=scheduler_file)
+    try:
+        with _progress("simulate" if not to_target else "simulate (games)",
+                       config.games * config.units_per_game) as advance:
+            result = run_simulation(config, out, workers=workers, resume=resume,
+                                    overwrite=overwrite, progress=advance, executor=executor,
+                                    address=address, scheduler_file=scheduler_file)
+    except KeyboardInterrupt:
+        hint = ("the same command with --resume completes it" if (out / RUN_FILE).is_file()
+                else "nothing was written")
+        raise _Interrupted(f"interrupted; {hint}") from None
     s = result.stats
     rate = s.successes / s.played if s.played else 0.0
     click.echo(
@@ -216,6 +291,8 @@ def simulate(profile: str, deals: int, seed: int, workers: int, out: Path, playe
         f"{s.all_pass:,} all-pass redeals), success rate {rate:.1%}, "
         f"{result.seconds:.1f} s, {result.deals_per_second:,.0f} deals/s -> {out}"
         + (f" ({result.shards_skipped} shards already there)" if result.shards_skipped else "")
+        + (f" ({result.shards_damaged} damaged shards played again)"
+           if result.shards_damaged else "")
     )
 
 
@@ -250,9 +327,15 @@ def compile_kernel(force: bool) -> None:
 
 @main.command()
 @click.argument("dataset", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--deal", "deal", type=int, required=True, help="deal_id of the row to show.")
+@click.option("--deal", "deal", type=int, required=True,
+              help="deal_id of the row to show: game * 65536 + attempt (attempt 0 is a "
+                   "game's first deal, each redeal or later deal of a ledger the next).")
 def show(dataset: Path, deal: int) -> None:
-    """Replay recorded deal DEAL of DATASET trick by trick (re-simulated from its seed)."""
+    """Replay recorded deal DEAL of DATASET trick by trick (re-simulated from its seed).
+
+    Deal ids are the `deal_id` column of the deals table: game 3's first deal is
+    3 * 65536 = 196608, its first redeal 196609.
+    """
     from .replay import describe_deal
 
     click.echo(describe_deal(dataset, deal))
@@ -298,12 +381,17 @@ def report(dataset: Path, out: Path) -> None:
 @click.argument("datasets", nargs=-1, type=click.Path(exists=True, file_okay=False,
                                                        path_type=Path))
 @click.option("--profile", "profiles", multiple=True,
-              help="A profile to compare (give two or more); the first is the baseline.")
-@click.option("--deals", type=click.IntRange(min=2), default=100_000, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--players", default="heuristic", show_default=True)
+              help="A profile to compare, built-in name or .toml file (give two or more); "
+                   "the first is the baseline.")
+@click.option("--deals", type=click.IntRange(2, 100_000_000), default=100_000,
+              show_default=True, help="Deals every profile plays (the same deals).")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the deals.")
+@click.option("--players", default="heuristic", show_default=True,
+              help="One player for every seat or one per seat: random, heuristic[:AGGR] "
+                   "or pimc[:worlds=K][:rollouts=R][:noise=P].")
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
-              show_default=True)
+              show_default=True, help="Output format.")
 def compare(datasets: tuple[Path, ...], profiles: tuple[str, ...], deals: int, seed: int,
             players: str, fmt: str) -> None:
     """Compare house rules on the same deals, or two existing DATASETS.
@@ -325,8 +413,6 @@ def compare(datasets: tuple[Path, ...], profiles: tuple[str, ...], deals: int, s
         loaded = [load_profile(p) for p in profiles]
         if len(loaded) < 2:
             raise ValueError("give two or more --profile options, or two datasets")
-        if len({p.players for p in loaded}) != 1:
-            raise ValueError("profiles with different player counts cannot share deals")
         df = compare_profiles(loaded, deals=deals, seed=seed,
                               players=parse_players(players, loaded[0].players))
     if fmt == "json":
@@ -336,23 +422,26 @@ def compare(datasets: tuple[Path, ...], profiles: tuple[str, ...], deals: int, s
     else:
         from .report import print_tables
 
-        print_tables({"comparison": df.drop("meaning")})
+        print_tables({"comparison": df.drop("meaning", "pairing")})
+        click.echo(f"intervals: {df['pairing'][0]}")
 
 
 @main.command()
 @click.option("--hand", required=True, help='The 10 cards, e.g. "AS JK KH QH 10H 9H AD 5C 3C 2C".')
 @click.option("--blind", default="", help="The blind too, if known (after the exchange).")
-@click.option("--profile", default="standard", show_default=True)
-@click.option("--samples", type=int, default=10_000, show_default=True,
-              help="Random deals of the unseen cards per strain.")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--profile", default="standard", show_default=True,
+              help="Built-in one-deck profile name or .toml file.")
+@click.option("--samples", type=click.IntRange(1, 10_000_000), default=10_000,
+              show_default=True, help="Random deals of the unseen cards per strain.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the random deals.")
 @click.option("--players", default="heuristic", show_default=True,
               help="Who plays the deals: 'heuristic' or 'random' for every seat, "
                    "'pimc[:worlds=K]' for the hand's owner with a heuristic field "
                    "(about 1 ms a card: use fewer samples), or one per seat, the "
                    "hand's owner first.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
-              show_default=True)
+              show_default=True, help="Output format.")
 def odds(hand: str, blind: str, profile: str, samples: int, seed: int, players: str,
          fmt: str) -> None:
     """Success odds and expected payout of every contract for a hand at the auction.
@@ -370,10 +459,12 @@ def odds(hand: str, blind: str, profile: str, samples: int, seed: int, players: 
     table = hand_odds(p, parse_cards(hand), samples=samples, seed=seed,
                       blind=parse_cards(blind), players=parse_players(players, p.players))
     best = max(table, key=lambda r: r["expected_score"])  # type: ignore[arg-type, return-value]
+    advice = "bid" if float(best["expected_score"]) > 0 else "pass"  # type: ignore[arg-type]
     if fmt == "json":
         click.echo(json.dumps({"hand": format_cards(parse_cards(hand)), "samples": samples,
                                "profile": p.name, "fingerprint": p.fingerprint(),
-                               "contracts": table, "best": best}, indent=1))
+                               "contracts": table, "best": best, "advice": advice},
+                              indent=1))
         return
     import polars as pl
 
@@ -382,21 +473,28 @@ def odds(hand: str, blind: str, profile: str, samples: int, seed: int, players: 
     df = pl.DataFrame(table).filter(pl.col("p_success") > 0)
     print_tables({f"odds for {format_cards(parse_cards(hand))} ({samples:,} deals a strain)":
                   df})
-    click.echo(f"best contract by expected payout: {best['bid']} {best['trump']} "
-               f"(success {best['p_success']:.1%}, expected {best['expected_score']:+.2f})")
+    verdict = (f"{best['bid']} {best['trump']} (success {best['p_success']:.1%}, expected "
+               f"{best['expected_score']:+.2f})")
+    if advice == "pass":
+        click.echo(f"pass: every contract loses on average (the least bad is {verdict})")
+    else:
+        click.echo(f"best contract by expected payout: {verdict}")
 
 
 @main.command()
 @click.option("--players", "players", multiple=True, required=True,
               help="Give twice: A then B, each 'random', 'heuristic[:AGGR]' or "
                    "'pimc[:worlds=K][:rollouts=R][:noise=P]'.")
-@click.option("--deals", type=int, default=10_000, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--deals", type=click.IntRange(1, 10_000_000), default=10_000,
+              show_default=True, help="Deals; each is played once per seat by A and by B.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the deals.")
 @click.option("--field", default="heuristic", show_default=True,
               help="The player in the other seats.")
-@click.option("--profile", default="standard", show_default=True)
+@click.option("--profile", default="standard", show_default=True,
+              help="Built-in profile name or .toml file.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
-              show_default=True)
+              show_default=True, help="Output format.")
 def duel(players: tuple[str, ...], deals: int, seed: int, field: str, profile: str,
          fmt: str) -> None:
     """Duplicate match: A and B each take every seat on the same deals against the same

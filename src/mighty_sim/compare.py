@@ -19,8 +19,8 @@ import polars as pl
 from .analysis import scan_deals
 from .dataset import deals_table
 from .engine import PlayerSpec, play_batch
+from .integrity import open_run
 from .profile import RuleProfile
-from .runner import load_run
 from .stats import Z95
 
 METRICS = {
@@ -103,8 +103,34 @@ def _welch(a: pl.DataFrame, b: pl.DataFrame) -> dict[str, tuple[float, float, fl
     return out
 
 
+def check_comparable(a: RuleProfile, b: RuleProfile, *, what: str = "profiles") -> None:
+    """ValueError unless the headline metrics mean the same under both profiles: the
+    same number of players, the same bid unit and the same points in the deck.
+
+    >>> from mighty_sim.profile import load_profile
+    >>> check_comparable(load_profile("standard"), load_profile("ucla-5p"))
+    Traceback (most recent call last):
+    ...
+    ValueError: profiles standard and ucla-5p cannot be compared: bids in points against tricks
+    """
+    why = ""
+    if a.players != b.players:
+        why = f"{a.players} players against {b.players}"
+    elif a.bid_unit != b.bid_unit:
+        why = f"bids in {a.bid_unit} against {b.bid_unit}"
+    elif a.total_points != b.total_points:
+        why = f"the deck holds {a.total_points} points against {b.total_points}"
+    if why:
+        raise ValueError(f"{what} {a.name} and {b.name} cannot be compared: {why}")
+
+
+PAIRING = {True: "paired by game (same seed and games)",
+           False: "independent samples (Welch)"}
+
+
 def comparison_table(named: list[tuple[str, pl.DataFrame]], *, paired: bool) -> pl.DataFrame:
-    """Each metric under each profile, and its difference to the first with a 95% CI."""
+    """Each metric under each profile, and its difference to the first with a 95% CI; the
+    ``pairing`` column says how the intervals were formed."""
     base = named[0][1]
     rows = []
     for k, (name, df) in enumerate(named):
@@ -114,10 +140,11 @@ def comparison_table(named: list[tuple[str, pl.DataFrame]], *, paired: bool) -> 
             d, lo, hi, n = diffs.get(m, (None, None, None, value.len()))
             rows.append({"profile": name, "metric": m, "meaning": doc,
                          "value": _f(value.mean()) if value.len() else None,
-                         "diff": d, "ci_low": lo, "ci_high": hi, "n": n})
+                         "diff": d, "ci_low": lo, "ci_high": hi, "n": n,
+                         "pairing": PAIRING[paired]})
     schema = {"profile": pl.String, "metric": pl.String, "meaning": pl.String,
               "value": pl.Float64, "diff": pl.Float64, "ci_low": pl.Float64,
-              "ci_high": pl.Float64, "n": pl.Int64}
+              "ci_high": pl.Float64, "n": pl.Int64, "pairing": pl.String}
     return pl.DataFrame(rows, schema=schema)
 
 
@@ -127,6 +154,8 @@ def compare_profiles(
     """Play each profile on the same games and compare to the first (paired)."""
     if len(profiles) < 2:
         raise ValueError("compare needs at least two profiles")
+    for p in profiles[1:]:
+        check_comparable(profiles[0], p)
     names = [p.name for p in profiles]
     if len(set(names)) != len(names):
         names = [f"{p.name}#{i}" for i, p in enumerate(profiles)]
@@ -136,8 +165,10 @@ def compare_profiles(
 
 
 def compare_datasets(a: Path, b: Path) -> pl.DataFrame:
-    """Compare two datasets: paired by game when they share seed and games."""
-    ca, cb = load_run(a), load_run(b)
+    """Compare two complete datasets of comparable rules: paired by game when they share
+    seed and games, independent samples otherwise."""
+    ca, cb = open_run(a).config, open_run(b).config
+    check_comparable(ca.profile, cb.profile, what=f"the runs in {a} and {b}, with profiles")
     paired = ca.seed == cb.seed and ca.games == cb.games and ca.ledger == cb.ledger
     ma, mb = per_game_metrics(scan_deals(a)), per_game_metrics(scan_deals(b))
     names = [f"{ca.profile.name} ({a.name})", f"{cb.profile.name} ({b.name})"]

@@ -15,6 +15,7 @@ dispatcher: the same code, the same rows; only the first has no Numba to load.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -44,6 +45,12 @@ from .shards import deals_per_game
 __all__ = ["Batch", "PlayerSpec", "R_OUTCOME", "parse_player", "parse_players", "play_batch"]
 
 
+AGGRESSIVENESS_LIMIT = 10.0
+"""The most points a player may add to or take from its bid ceiling. Far below -4 the
+heuristic players of some profiles pass almost every deal (standard at -8: no game ends
+within 60,000 redeals); a run with such players stops before it writes anything."""
+
+
 @dataclass(frozen=True)
 class PlayerSpec:
     """A seat's policy and its parameters (``worlds``, ``rollouts``, ``noise``: PIMC's)."""
@@ -53,6 +60,14 @@ class PlayerSpec:
     worlds: int = DEFAULT_WORLDS
     rollouts: int = 1
     noise: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.aggressiveness)
+                and abs(self.aggressiveness) <= AGGRESSIVENESS_LIMIT):
+            raise ValueError(
+                f"aggressiveness: a player's total (its :AGGR plus --aggressiveness) must be "
+                f"a number from -{AGGRESSIVENESS_LIMIT:g} to {AGGRESSIVENESS_LIMIT:g}, "
+                f"got {self.aggressiveness:g}")
 
     def to_dict(self) -> dict[str, object]:
         """Plain data, for a run's recorded configuration."""
@@ -91,7 +106,7 @@ def parse_player(text: str) -> PlayerSpec:
         key = key.strip()
         kind: Callable[[str], float]
         if key == "aggr":
-            kind, low, high = float, -20.0, 20.0
+            kind, low, high = float, -AGGRESSIVENESS_LIMIT, AGGRESSIVENESS_LIMIT
         elif key in _PIMC_KEYS:
             if name != "pimc":
                 raise ValueError(f"player {text!r}: {key}= is an option of pimc only")
@@ -241,8 +256,11 @@ def play_batch(
         )
         if g == 0 and todo > 0:  # not even one game fitted
             if cap > 4 * 60_000 * deals_per_game(ledger, to_target):
-                raise ValueError(f"profile {profile.name}: a game did not end: its deals "
-                                 "were redealt 60,000 times in a row")
+                aggr = sorted({f"{p.aggressiveness:+g}" for p in players})
+                raise ValueError(f"game {game_start + done} did not end: its deals were "
+                                 "redealt 60,000 times in a row (all passed or a hand was "
+                                 f"shown weak every time; profile {profile.name}, "
+                                 f"aggressiveness {', '.join(aggr)})")
             room = cap * 2
             continue
         if g:

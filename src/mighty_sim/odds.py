@@ -44,9 +44,13 @@ def hand_odds(
     """Every contract's success probability (95% Wilson interval) and expected payout."""
     if profile.deck_copies != 1:
         raise ValueError(f"profile {profile.name}: hand odds are for one-deck profiles only")
-    if hand & ~profile.deck_mask or hand.bit_count() != profile.hand_size:
-        raise ValueError(f"hand: give exactly {profile.hand_size} cards of the deck "
-                         f"(got {hand.bit_count()}: {format_cards(hand & profile.deck_mask)})")
+    for name, cards in (("hand", hand), ("blind", blind)):
+        if cards & ~profile.deck_mask:
+            raise ValueError(f"{name}: {format_cards(cards & ~profile.deck_mask)} not in the "
+                             f"{profile.name} deck")
+    if hand.bit_count() != profile.hand_size:
+        raise ValueError(f"hand: give exactly {profile.hand_size} cards "
+                         f"(got {hand.bit_count()}: {format_cards(hand)})")
     if blind and (blind & hand or blind.bit_count() != profile.blind_size):
         raise ValueError(f"blind: give exactly {profile.blind_size} cards not in the hand")
     if not 1 <= samples <= 10_000_000:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import math
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
@@ -400,6 +401,12 @@ def _validate(p: RuleProfile) -> None:  # noqa: C901 - one flat list of checks r
         parse_card(p.hunter)
     ):
         raise ValueError("hunter_alternative: must be of another suit than hunter")
+    if p.hunter:
+        for m_name in ("mighty", "mighty_alternative"):
+            for h_name in ("hunter", "hunter_alternative"):
+                if getattr(p, m_name) == getattr(p, h_name):
+                    raise ValueError(f"{m_name}: {getattr(p, m_name)} is also the "
+                                     f"{h_name.replace('_', ' ')}; one card cannot be both")
     removed: list[str] = []
     for c in p.deck_remove:
         try:
@@ -442,7 +449,7 @@ def _validate(p: RuleProfile) -> None:  # noqa: C901 - one flat list of checks r
         raise ValueError(f"mighty_sets_suit_from_trick: must be 0 to {p.tricks}")
     for name in ("weak_mighty", "weak_joker", "weak_honor", "weak_ten", "weak_threshold"):
         v = getattr(p, name)
-        if v * 4 != int(v * 4) or abs(v) > 100:
+        if not math.isfinite(v) or v * 4 != int(v * 4) or abs(v) > 100:
             raise ValueError(f"{name}: must be a multiple of 0.25 between -100 and 100")
     if p.trump_change_cost_suit < 0 or p.trump_change_cost_nt < 0:
         raise ValueError("trump_change_cost_suit: costs cannot be negative")
@@ -451,9 +458,13 @@ def _validate(p: RuleProfile) -> None:  # noqa: C901 - one flat list of checks r
     if p.loss_cap > 0:
         raise ValueError("loss_cap: must be 0 (no cap) or negative")
     if not 0.0 <= p.friend_share <= 1.0:
-        raise ValueError("friend_share: must be between 0 and 1")
-    if p.ledger_deals < 1 or p.ledger_target < 0:
-        raise ValueError("ledger_deals: must be at least 1 (ledger_target at least 0)")
+        raise ValueError(f"friend_share: must be between 0 and 1, got {p.friend_share}")
+    if p.ledger_deals < 1:
+        raise ValueError(f"ledger_deals: must be at least 1, got {p.ledger_deals}")
+    if p.ledger_target < 0:
+        raise ValueError(f"ledger_target: must be 0 (no target) or more, got {p.ledger_target}")
+    if p.rank_gap_after_blind < 0:
+        raise ValueError(f"rank_gap_after_blind: must be 0 or more, got {p.rank_gap_after_blind}")
     if p.lone_declarer and p.friend_modes != ("none",):
         raise ValueError("friend_modes: a lone declarer profile allows only 'none'")
     if (p.bid_unit == "tricks") != (p.scoring == "tricks"):

@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow.compute as pc
-import pyarrow.dataset as ds
+import pyarrow.parquet as pq
 
 from .cards import PLANE_BITS, format_cards
 from .dataset import deals_table, tricks_table
 from .engine import play_batch
-from .runner import load_run
+from .integrity import inspect_run, shard_path
 
 
 def _cards(row: dict[str, Any], column: str, seat: int | None = None) -> int:
@@ -32,10 +32,21 @@ def _cards(row: dict[str, Any], column: str, seat: int | None = None) -> int:
 
 def describe_deal(dataset: Path, deal_id: int) -> str:
     """Readable text of one recorded deal."""
-    config = load_run(dataset)
+    state = inspect_run(dataset)
+    config = state.config
     game, attempt = divmod(deal_id, 1 << 16)
     if deal_id < 0 or game >= config.games:
-        raise ValueError(f"deal {deal_id}: no such deal in {dataset} ({config.games} games)")
+        raise ValueError(f"deal {deal_id}: no such deal in {dataset} (deal ids are "
+                         f"game * 65536 + attempt, for games 0 to {config.games - 1:,})")
+    shard = game // config.shard_games
+    stored_file = shard_path(dataset, "deals", shard)
+    if shard in state.damaged_shards:
+        raise ValueError(f"{stored_file} is damaged: replay it with "
+                         f"`mighty-sim simulate ... --out {dataset} --resume`")
+    if shard in state.missing:
+        raise ValueError(f"{dataset} is an incomplete run: {stored_file}, which holds deal "
+                         f"{deal_id}, is not written; `mighty-sim simulate ... --out "
+                         f"{dataset} --resume` completes it")
     n = config.profile.players
     batch = play_batch(config.profile, seed=config.seed, game_start=game, games=1,
                        players=config.players, ledger=config.ledger, record_tricks=True,
@@ -46,8 +57,8 @@ def describe_deal(dataset: Path, deal_id: int) -> str:
     if row_table.num_rows == 0:
         raise ValueError(f"deal {deal_id}: game {game} has no attempt {attempt}")
     row = row_table.to_pylist()[0]
-    stored = ds.dataset(dataset / "deals", format="parquet", partitioning="hive")
-    kept = stored.to_table(filter=ds.field("deal_id") == deal_id, columns=["hands", "payouts"])
+    stored = pq.read_table(stored_file, columns=["deal_id", "hands"])
+    kept = stored.filter(pc.equal(stored.column("deal_id"), deal_id))
     if kept.num_rows and kept.to_pylist()[0]["hands"] != row["hands"]:
         raise ValueError(f"deal {deal_id}: the stored row does not match its re-simulation")
     tricks = tricks_table(batch, n).filter(pc.equal(tricks_table(batch, n).column("deal_id"),

@@ -51,9 +51,13 @@ def _html_table(df: pl.DataFrame, limit: int = 40) -> str:
 
 
 def _write_atomic(path: Path, text: str) -> None:
+    """Write ``path`` whole or not at all: a temporary file renamed, removed on failure."""
     tmp = path.parent / f".{path.name}.tmp"
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def write_report(dataset: Path, out: Path) -> Path:
@@ -63,7 +67,7 @@ def write_report(dataset: Path, out: Path) -> Path:
     import matplotlib.pyplot as plt
 
     from .analysis import analyze_dataset, scan_deals
-    from .runner import load_run
+    from .integrity import load_run
 
     config = load_run(dataset)
     tables = analyze_dataset(dataset)
@@ -72,9 +76,12 @@ def write_report(dataset: Path, out: Path) -> Path:
 
     def save(fig: object, name: str, caption: str) -> None:
         tmp = out / f".{name}.tmp.png"
-        fig.savefig(tmp, dpi=110, bbox_inches="tight")  # type: ignore[attr-defined]
-        plt.close(fig)  # type: ignore[arg-type]
-        os.replace(tmp, out / name)
+        try:
+            fig.savefig(tmp, dpi=110, bbox_inches="tight")  # type: ignore[attr-defined]
+            os.replace(tmp, out / name)
+        finally:
+            plt.close(fig)  # type: ignore[arg-type]
+            tmp.unlink(missing_ok=True)
         pictures.append((name, caption))
 
     by_bid = (tables["bid_success"].group_by("bid")
@@ -124,7 +131,10 @@ def write_report(dataset: Path, out: Path) -> Path:
                     label=role)
     ax.set_xlabel("payout per deal (units)")
     ax.set_ylabel("share of deals")
-    ax.set_xlim(-60, 60)
+    if roles.height:  # the payouts that occur, whatever the profile's scale
+        low, high = float(roles["payouts"].min()), float(roles["payouts"].max())  # type: ignore[arg-type]
+        pad = max(1.0, 0.03 * (high - low))
+        ax.set_xlim(low - pad, high + pad)
     ax.legend()
     ax.set_title("Payout distribution by role")
     save(fig, "payouts_by_role.png", "Distribution of the payout per deal, by role.")

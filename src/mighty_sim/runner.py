@@ -21,12 +21,14 @@ import math
 import multiprocessing
 import os
 import platform
-import shutil
+import re
+import signal
 import time
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import metadata
@@ -41,6 +43,7 @@ from .counts import Counts
 from .dataset import SCHEMA_VERSION, deals_table, tricks_table
 from .engine import Batch, PlayerSpec, check_supported, play_batch
 from .heap import WORKER_MALLOC_ENV, release_free_memory
+from .integrity import RUN_FILE, TABLES, inspect_run, read_run_file, shard_path
 from .kernels.layout import (
     OUTCOME_ALL_PASS,
     OUTCOME_PLAYED,
@@ -51,7 +54,8 @@ from .kernels.layout import (
 from .profile import RuleProfile, load_profile
 from .shards import SHARD_GAMES, deals_per_game
 
-RUN_FILE = "_run.json"
+MAX_DEALS = 10_000_000_000
+"""The most deals (or games played to a target) one run may hold."""
 BATCH_GAMES = 8_192
 """Deals' worth of games per kernel call. The call's arrays and their conversion to
 Arrow were the bulk of a worker's memory: a shard of 500,000 games in one process peaked
@@ -77,8 +81,9 @@ class RunConfig:
     to_target: bool = False
 
     def __post_init__(self) -> None:
-        if self.deals < 1:
-            raise ValueError(f"deals: must be at least 1, got {self.deals}")
+        if not 1 <= self.deals <= MAX_DEALS:
+            raise ValueError(f"deals: must be 1 to {MAX_DEALS:,} in one run, got {self.deals:,}"
+                             "; split a larger study into runs with different seeds")
         if not 0 <= self.seed < 1 << 63:
             raise ValueError(f"seed: must be 0 to 2**63-1, got {self.seed}")
         if self.ledger < 1:
@@ -174,11 +179,6 @@ def _metadata(config: RunConfig) -> dict[bytes, bytes]:
     }
 
 
-def shard_path(out: Path, table: str, shard: int) -> Path:
-    """Final path of a shard's file."""
-    return out / table / f"shard={shard:05d}" / "part-0.parquet"
-
-
 @dataclass
 class ShardStats(Counts):
     """Counts of one shard (or a whole run, merged)."""
@@ -209,16 +209,16 @@ def parquet_writer(where: Any, schema: pa.Schema) -> pq.ParquetWriter:
 _PROGRESS: Any = None  # a worker process's progress queue (see _init_worker)
 
 
-def _init_worker(queue: Any, ready: Any) -> None:
-    """Worker process initializer: keep the queue that progress goes back through, then
-    wait until the parent has the kernels in the compile cache."""
+def _init_worker(queue: Any) -> None:
+    """Worker process initializer: keep the queue that progress goes back through; leave
+    Ctrl-C to the parent, which ends the workers itself."""
     global _PROGRESS
     _PROGRESS = queue
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     # a worker's results and progress are sent before it is told to stop, and it prints
     # nothing: skip the interpreter's shutdown, which with the compiled kernels loaded
     # takes 0.3-0.6 s that the run would wait for
     atexit.register(os._exit, 0)
-    ready.wait()
 
 
 def _write_shard_in_worker(config_dict: dict[str, Any], out: str, shard: int) -> ShardStats:
@@ -250,7 +250,8 @@ def write_shard(config_dict: dict[str, Any], out: str, shard: int, queue: Any = 
     """Play one shard and write its files atomically; returns its counts.
 
     ``queue``, if given, receives the progress units (deals, or games played to a
-    target) finished after each batch.
+    target) finished after each batch. A failed write (a full disk, a folder that cannot
+    be written) raises ValueError naming the file, and leaves no temporary file behind.
     """
     config = RunConfig.from_dict(config_dict)
     root = Path(out)
@@ -258,7 +259,7 @@ def write_shard(config_dict: dict[str, Any], out: str, shard: int, queue: Any = 
     tables = ["deals"] + (["tricks"] if config.tricks else [])
     writers: dict[str, pq.ParquetWriter] = {}
     pending: dict[str, list[pa.Table]] = {}  # tables not yet written, by table name
-    temps = {}
+    temps: dict[str, Path] = {}
     stats = ShardStats()
     meta = _metadata(config)
     try:
@@ -292,13 +293,19 @@ def write_shard(config_dict: dict[str, Any], out: str, shard: int, queue: Any = 
                 queue.put(n * config.units_per_game)
         for name in tables:
             writers.pop(name).close()
-            os.replace(temps[name], shard_path(root, name, shard))
+            os.replace(temps.pop(name), shard_path(root, name, shard))
+    except OSError as e:
+        where = e.filename or shard_path(root, tables[0], shard)
+        reason = e.strerror or str(e).strip().splitlines()[0]
+        raise ValueError(f"cannot write {where}: {reason}; `--resume` completes the run "
+                         "once the cause is mended") from None
     finally:
         for w in writers.values():
-            w.close()
+            with suppress(OSError):
+                w.close()
         for t in temps.values():
-            if t.exists():
-                t.unlink()
+            with suppress(OSError):
+                t.unlink(missing_ok=True)
     return stats
 
 
@@ -311,30 +318,13 @@ class RunResult:
     shards_written: int
     shards_skipped: int
     config: RunConfig = field(repr=False)
+    shards_damaged: int = 0
+    """Shards found damaged and played again (``resume``)."""
 
     @property
     def deals_per_second(self) -> float:
         """Played deals per second of wall time."""
         return self.stats.played / self.seconds if self.seconds > 0 else float("inf")
-
-
-def _read_run(out: Path) -> dict[str, Any] | None:
-    path = out / RUN_FILE
-    if not path.exists():
-        return None
-    try:
-        data: dict[str, Any] = json.loads(path.read_text())
-        return data
-    except (OSError, ValueError):
-        raise ValueError(f"{path} is not a readable run file") from None
-
-
-def load_run(dataset: Path) -> RunConfig:
-    """The configuration a dataset was made with."""
-    data = _read_run(dataset)
-    if data is None:
-        raise ValueError(f"{dataset} holds no run ({RUN_FILE} is missing)")
-    return RunConfig.from_dict(data["config"])
 
 
 def _write_json(path: Path, data: dict[str, Any]) -> None:
@@ -343,26 +333,113 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
-def prepare_output(out: Path, config: RunConfig, *, resume: bool, overwrite: bool) -> None:
-    """Check and prepare the output folder; raises ValueError with the reason."""
+_OPTION_OF = {"profile": "--profile", "fingerprint": "--profile", "deals": "--deals",
+              "games": "--deals", "seed": "--seed", "players": "--players/--aggressiveness",
+              "ledger": "--ledger", "tricks": "--tricks", "shard_games": "--shard-games",
+              "to_target": "--to-target"}
+
+
+def config_differences(recorded: dict[str, Any], now: dict[str, Any]) -> list[str]:
+    """What differs between a run's recorded configuration and the one asked for, as the
+    options that set it.
+
+    >>> config_differences({"seed": 1, "deals": 9, "games": 9}, {"seed": 2, "deals": 9,
+    ...                                                            "games": 9})
+    ['--seed (the run has 1, now 2)']
+    """
+    out: list[str] = []
+    for key in sorted(set(recorded) | set(now)):
+        old, new = recorded.get(key), now.get(key)
+        if old == new:
+            continue
+        option = _OPTION_OF.get(key)
+        if option is None:
+            return [f"the run was written by another mighty-sim version ({key} {old})"]
+        if any(line.startswith(option) for line in out):
+            continue
+        if key == "profile":
+            old_name = old.get("name") if isinstance(old, dict) else old
+            new_name = new.get("name") if isinstance(new, dict) else new
+            out.append(f"{option} (the run has {old_name!r}, with other rules than "
+                       f"{new_name!r} now)")
+        elif isinstance(old, int | float | str | bool) or old is None:
+            out.append(f"{option} (the run has {old}, now {new})")
+        else:
+            out.append(f"{option} differs")
+    return out
+
+
+_OURS = re.compile(r"shard=\d{5}/(part-0\.parquet|\.part-0\.parquet\.[0-9a-f]{12}\.tmp)")
+
+
+def _run_files(out: Path) -> list[Path]:
+    """The shard files of the run in ``out`` (what ``--overwrite`` deletes, with the run
+    file); ValueError naming the first file in ``deals/`` or ``tricks/`` that this
+    package does not write."""
+    ours: list[Path] = []
+    for table in TABLES:
+        for path in sorted((out / table).rglob("*")):
+            if path.is_dir() and not path.is_symlink():
+                continue
+            if not _OURS.fullmatch(path.relative_to(out / table).as_posix()):
+                raise ValueError(f"{path} was not written by mighty-sim, and --overwrite "
+                                 "deletes only a run's own files: move it, or choose "
+                                 "another folder")
+            ours.append(path)
+    return ours
+
+
+def _remove_run(out: Path) -> None:
+    """Delete the run in ``out``: its run file and shard files, then the folders they
+    leave empty; nothing else."""
+    for path in _run_files(out):
+        path.unlink()
+    for table in TABLES:
+        for folder in sorted((out / table).glob("shard=*")):
+            with suppress(OSError):
+                folder.rmdir()
+        with suppress(OSError):
+            (out / table).rmdir()
+    (out / RUN_FILE).unlink()
+
+
+def check_output(out: Path, config: RunConfig, *, resume: bool, overwrite: bool) -> bool:
+    """Whether ``out`` already holds a run; ValueError with the reason when it may not be
+    used with these options. Changes nothing.
+
+    ``--overwrite`` replaces only a run (and deletes only what a run writes); a folder
+    that holds other files and no run is refused whatever the options."""
     if resume and overwrite:
         raise ValueError("--resume and --overwrite exclude each other")
     if out.exists() and not out.is_dir():
         raise ValueError(f"{out} exists and is not a folder")
-    existing = _read_run(out) if out.exists() else None
-    if existing is not None:
-        same = existing.get("config") == config.to_dict()
-        if resume and not same:
-            raise ValueError(f"{out} holds a different run; --resume needs the same arguments")
-        if not resume and not overwrite:
-            hint = "use --resume to complete it or --overwrite" if same else "use --overwrite"
-            raise ValueError(f"{out} already holds a run ({hint})")
-    elif out.exists() and any(out.iterdir()) and not overwrite:
-        raise ValueError(f"{out} is not empty and holds no run; use --overwrite or another folder")
-    if overwrite and out.exists():
-        for name in ("deals", "tricks"):
-            shutil.rmtree(out / name, ignore_errors=True)
-        (out / RUN_FILE).unlink(missing_ok=True)
+    existing = read_run_file(out) if out.is_dir() else None
+    if existing is None:
+        if resume:
+            raise ValueError(f"{out} holds no run to resume; leave out --resume to start one")
+        if out.exists() and any(out.iterdir()):
+            raise ValueError(f"{out} is not empty and holds no run; choose a new or empty "
+                             "folder")
+        return False
+    differences = config_differences(existing["config"], config.to_dict())
+    if resume and differences:
+        raise ValueError(f"{out} holds a different run: {'; '.join(differences)}; "
+                         "--resume needs the arguments the run was started with")
+    if not resume and not overwrite:
+        hint = ("--resume completes it, --overwrite replaces it" if not differences
+                else "--overwrite replaces it")
+        raise ValueError(f"{out} already holds a run ({hint})")
+    if overwrite:
+        _run_files(out)
+    return True
+
+
+def prepare_output(out: Path, config: RunConfig, *, resume: bool, overwrite: bool) -> None:
+    """:func:`check_output`, then make the folder ready: the old run removed with
+    ``overwrite``, a new run file unless resuming."""
+    existing = check_output(out, config, resume=resume, overwrite=overwrite)
+    if existing and overwrite:
+        _remove_run(out)
     try:
         out.mkdir(parents=True, exist_ok=True)
         probe = out / ".write-probe"
@@ -370,9 +447,17 @@ def prepare_output(out: Path, config: RunConfig, *, resume: bool, overwrite: boo
         probe.unlink()
     except OSError as e:
         raise ValueError(f"cannot write to {out}: {e.strerror}") from None
-    if existing is None or overwrite:
+    if not resume:
         _write_json(out / RUN_FILE, {"status": "running", "config": config.to_dict(),
                                      "versions": versions()})
+
+
+def _check_players_bid(config: RunConfig) -> None:
+    """Play the first few deals before anything is written: players who never bid (a
+    very low aggressiveness) are told at once, and the kernels are loaded (or compiled
+    into the cache, once) before any worker starts."""
+    play_batch(config.profile, seed=config.seed, game_start=0, games=min(config.games, 8),
+               players=config.players)
 
 
 def run_simulation(
@@ -384,9 +469,12 @@ def run_simulation(
 
     ``executor`` is ``local`` (worker processes on this machine) or ``dask`` (a Dask
     cluster at ``address`` or described by ``scheduler_file``; a local one by default).
+    With ``resume``, the shards that are missing or damaged are played again.
     """
-    if workers < 1:
-        raise ValueError(f"workers: must be at least 1, got {workers}")
+    cpus = os.cpu_count() or 1
+    if not 1 <= workers <= max(cpus, 2) and not (address or scheduler_file):
+        raise ValueError(f"workers: must be 1 to {max(cpus, 2)} (this machine's processors), "
+                         f"got {workers}")
     if executor not in ("local", "dask"):
         raise ValueError(f"executor: must be local or dask, got {executor!r}")
     if executor == "local" and (address or scheduler_file):
@@ -395,22 +483,24 @@ def run_simulation(
         from .dask_executor import check_dask
 
         check_dask()
+    check_output(out, config, resume=resume, overwrite=overwrite)  # before the kernels load
+    _check_players_bid(config)
     prepare_output(out, config, resume=resume, overwrite=overwrite)
     for stale in out.glob("*/shard=*/.*.tmp"):  # left by a run that was killed
         stale.unlink()
-    todo = [s for s in range(config.shards)
-            if not all(shard_path(out, t, s).exists()
-                       for t in ["deals"] + (["tricks"] if config.tricks else []))]
+    state = inspect_run(out)
+    todo = sorted(set(state.missing) | set(state.damaged_shards))
+    todo_set = set(todo)
     skipped = config.shards - len(todo)
     total = ShardStats()
     for s in range(config.shards):
-        if s not in todo:
+        if s not in todo_set:
             total.add(_shard_stats_from_file(out, s))
     begin = time.perf_counter()
     cdict = config.to_dict()
     if progress is not None and skipped:
-        progress(sum(config.shard_range(s)[1] for s in range(config.shards) if s not in todo)
-                 * config.units_per_game)
+        progress(sum(config.shard_range(s)[1] for s in range(config.shards)
+                     if s not in todo_set) * config.units_per_game)
     if executor == "dask":
         from .dask_executor import run_shards_dask
 
@@ -421,9 +511,10 @@ def run_simulation(
         for s in todo:
             total.add(write_shard(cdict, str(out), s, _CallbackQueue(progress)))
     else:
-        total.add(_run_local_workers(config, cdict, out, todo, workers, progress))
+        total.add(_run_local_workers(cdict, out, todo, workers, progress))
     seconds = time.perf_counter() - begin
-    result = RunResult(total, seconds, len(todo), skipped, config)
+    result = RunResult(total, seconds, len(todo), skipped, config,
+                       len(state.damaged_shards))
     _write_json(out / RUN_FILE, {
         "status": "complete",
         "config": cdict,
@@ -433,18 +524,17 @@ def run_simulation(
     return result
 
 
-def _run_local_workers(config: RunConfig, cdict: dict[str, Any], out: Path, todo: list[int],
-                       workers: int, progress: Any) -> ShardStats:
+def _run_local_workers(cdict: dict[str, Any], out: Path, todo: list[int], workers: int,
+                       progress: Any) -> ShardStats:
     """Write the shards ``todo`` with local worker processes; their counts, merged.
 
-    The workers start (a new Python each, importing NumPy and Arrow, and Numba unless
-    the kernel is compiled ahead of time) while this process loads the kernel, or compiles
-    it into the cache on a first run; they wait for that before playing, so a cold cache
-    is compiled once, not once a worker. Their progress comes back through a pipe each
-    inherits at start."""
+    The kernels are already loaded (or compiled into the cache) by this process, so the
+    workers load them from the cache. Their progress comes back through a pipe each
+    inherits at start. On Ctrl-C (or any failure) the workers are ended at once: a shard
+    they were writing is left as a dot-named temporary file, which ``--resume`` deletes
+    before it plays the shard again."""
     ctx = multiprocessing.get_context("spawn")
     queue = ctx.SimpleQueue()
-    ready = ctx.Event()
     total = ShardStats()
 
     def drain() -> None:
@@ -455,16 +545,10 @@ def _run_local_workers(config: RunConfig, cdict: dict[str, Any], out: Path, todo
 
     with _workers_use_malloc():
         pool = ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=ctx,
-                                   initializer=_init_worker, initargs=(queue, ready))
-        try:
-            futures = [pool.submit(_write_shard_in_worker, cdict, str(out), s) for s in todo]
-        except BaseException:
-            pool.shutdown(wait=True, cancel_futures=True)
-            raise
+                                   initializer=_init_worker, initargs=(queue,))
+    finished = False
     try:
-        play_batch(config.profile, seed=config.seed, game_start=0, games=1,
-                   players=config.players)  # compile or load the kernels once, here
-        ready.set()
+        futures = [pool.submit(_write_shard_in_worker, cdict, str(out), s) for s in todo]
         pending = set(futures)
         while pending:
             drain()
@@ -473,8 +557,14 @@ def _run_local_workers(config: RunConfig, cdict: dict[str, Any], out: Path, todo
         drain()
         for f in futures:
             total.add(f.result())
+        finished = True
+    except BrokenProcessPool:
+        raise ValueError("a worker process stopped unexpectedly (out of memory, or killed); "
+                         "`--resume` completes the run") from None
     finally:
-        ready.set()  # never leave a worker waiting
+        if not finished:
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.terminate()
         # waited for even after success: a worker not told to stop would outlive the
         # command (it holds its own end of the task queue) and keep its output open
         pool.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,159 @@
+"""A dataset checked before anything reads it: its run file, its shards, their footers.
+
+Every command that reads a run (``analyze``, ``report``, ``compare``, ``show``,
+``simulate --resume``) goes through :func:`open_run`, so a damaged or incomplete run is
+told in one line that names the file and what to do, instead of failing deep inside a
+Parquet reader.
+
+A shard file is *healthy* when its Parquet footer reads, it was written by this package
+(its key-value metadata carries the run's fingerprint and seed) and it belongs to this
+run. A truncated file, random bytes or another run's file is *damaged*: ``--resume``
+replays it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+RUN_FILE = "_run.json"
+TABLES = ("deals", "tricks")
+SHARD_FILE = "part-0.parquet"
+
+
+def shard_path(out: Path, table: str, shard: int) -> Path:
+    """Final path of a shard's file.
+
+    >>> shard_path(Path("out"), "deals", 3).as_posix()
+    'out/deals/shard=00003/part-0.parquet'
+    """
+    return out / table / f"shard={shard:05d}" / SHARD_FILE
+
+
+def read_run_file(dataset: Path) -> dict[str, Any] | None:
+    """The contents of ``dataset/_run.json``, or None when there is none; a file that is
+    not a run file raises ValueError naming it."""
+    path = dataset / RUN_FILE
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise ValueError(f"cannot read {path}: {e.strerror}") from None
+    except ValueError:
+        raise ValueError(f"{path} is damaged (not JSON): it is not a mighty-sim run file") from None
+    if not isinstance(data, dict) or not isinstance(data.get("config"), dict):
+        raise ValueError(f"{path} is damaged (no run configuration): it is not a "
+                         "mighty-sim run file")
+    return data
+
+
+@dataclass(frozen=True)
+class RunState:
+    """What a dataset folder holds: its configuration, its status and its shards."""
+
+    path: Path
+    config: Any  # a runner.RunConfig (typed loosely: the runner imports this module)
+    status: str
+    missing: tuple[int, ...]
+    """Shards with a table file not there."""
+    damaged: tuple[Path, ...]
+    """Shard files that are there but cannot be read as this run's."""
+    damaged_shards: tuple[int, ...]
+    """The shards of those files."""
+
+    @property
+    def complete(self) -> bool:
+        """Every shard of every table is there and healthy."""
+        return not self.missing and not self.damaged
+
+    def files(self, table: str = "deals") -> list[Path]:
+        """The table's shard files, in shard order (only meaningful when complete)."""
+        return [shard_path(self.path, table, s) for s in range(self.config.shards)]
+
+    def require_complete(self) -> None:
+        """Raise ValueError, naming the file and the fix, unless the run is complete."""
+        if self.damaged:
+            more = f" (and {len(self.damaged) - 1} more)" if len(self.damaged) > 1 else ""
+            raise ValueError(f"{self.damaged[0]} is damaged{more}: replay it with "
+                             f"`mighty-sim simulate ... --out {self.path} --resume`")
+        if self.missing:
+            c = self.config
+            gone = set(self.missing)
+            done = sum(c.shard_range(s)[1] for s in range(c.shards) if s not in gone)
+            raise ValueError(
+                f"{self.path} is an incomplete run ({done:,} of {c.games:,} games written, "
+                f"{len(self.missing)} of {c.shards} shards missing): finish it with "
+                f"`mighty-sim simulate ... --out {self.path} --resume`")
+
+
+def shard_is_healthy(path: Path, fingerprint: str, seed: int) -> bool:
+    """Whether ``path`` is a readable Parquet file written for the run with this profile
+    fingerprint and seed (its footer is read, not its data)."""
+    import pyarrow.parquet as pq
+
+    try:
+        meta = pq.read_metadata(path).metadata or {}
+    except Exception:  # noqa: BLE001 - any reader failure means the file is damaged
+        return False
+    return (meta.get(b"mighty_sim.fingerprint") == fingerprint.encode()
+            and meta.get(b"mighty_sim.seed") == str(seed).encode())
+
+
+def _config(dataset: Path) -> tuple[Any, dict[str, Any]]:
+    """The run's configuration (a ``runner.RunConfig``) and its run file's contents."""
+    from .runner import RunConfig
+
+    if not dataset.is_dir():
+        raise ValueError(f"{dataset}: no such folder")
+    data = read_run_file(dataset)
+    if data is None:
+        raise ValueError(f"{dataset} holds no run ({RUN_FILE} is missing)")
+    try:
+        return RunConfig.from_dict(data["config"]), data
+    except (KeyError, TypeError, ValueError) as e:
+        raise ValueError(f"{dataset / RUN_FILE} is damaged ({e}): it is not a run "
+                         "file this version can read") from None
+
+
+def load_run(dataset: Path) -> Any:
+    """The configuration (a ``runner.RunConfig``) a dataset was made with; ValueError
+    naming the file when there is no readable run."""
+    return _config(dataset)[0]
+
+
+def inspect_run(dataset: Path) -> RunState:
+    """The state of the run in ``dataset``; ValueError (naming the file) when the folder
+    holds no run or its run file is damaged."""
+    config, data = _config(dataset)
+    tables = [t for t in TABLES if t == "deals" or config.tricks]
+    fingerprint = config.profile.fingerprint()
+    missing: list[int] = []
+    damaged: list[Path] = []
+    damaged_shards: list[int] = []
+    for s in range(config.shards):
+        paths = [shard_path(dataset, t, s) for t in tables]
+        if not all(p.exists() for p in paths):
+            missing.append(s)
+        bad = [p for p in paths if p.exists() and not shard_is_healthy(p, fingerprint,
+                                                                       config.seed)]
+        damaged += bad
+        if bad:
+            damaged_shards.append(s)
+    return RunState(dataset, config, str(data.get("status", "unknown")), tuple(missing),
+                    tuple(damaged), tuple(damaged_shards))
+
+
+def open_run(dataset: Path) -> RunState:
+    """A complete, healthy run ready to read; ValueError with the reason otherwise.
+
+    >>> open_run(Path("no/such/run"))
+    Traceback (most recent call last):
+    ...
+    ValueError: no/such/run: no such folder
+    """
+    state = inspect_run(dataset)
+    state.require_complete()
+    return state

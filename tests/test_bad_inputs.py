@@ -1,0 +1,375 @@
+"""Every way a user can hand the command bad input, table by table: damaged shards and run
+files, foreign files under --overwrite, absurd sizes, values out of range, cards outside
+the deck, outputs that cannot be written, incomplete and incomparable runs.
+
+Each case asserts the exit code (2, or 130 for Ctrl-C), exactly one line on stderr that
+names the file or argument, no traceback, and the file system afterwards: nothing
+half-written, nothing deleted that the command did not write.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from mighty_sim.cli import main
+from mighty_sim.integrity import shard_path
+
+RUN_ARGS = ["--deals", "1500", "--seed", "5", "--shard-games", "500", "--workers", "1"]
+
+
+def cli(*args: str) -> tuple[int, str, str]:
+    r = CliRunner().invoke(main, list(args))
+    return r.exit_code, r.stdout, r.stderr
+
+
+def snapshot(root: Path) -> dict[str, tuple[int, int]]:
+    """Every file under ``root``: size and modification time, by relative path."""
+    if not root.exists():
+        return {}
+    return {p.relative_to(root).as_posix(): (p.stat().st_size, p.stat().st_mtime_ns)
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def assert_one_line_error(code: int, err: str, *needles: str, exit_code: int = 2) -> None:
+    assert code == exit_code, err
+    assert err.count("\n") == 1 and err.startswith("mighty-sim: error: "), err
+    assert "Traceback" not in err
+    for needle in needles:
+        assert needle in err, (needle, err)
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Two complete standard runs (three shards each) and a russian-6p one, made once."""
+    root = tmp_path_factory.mktemp("runs")
+    made = {}
+    for name, extra in [("good", ["--tricks"]), ("other", []),
+                        ("six", ["--profile", "russian-6p", "--deals", "300"])]:
+        args = ["simulate", *RUN_ARGS, *extra, "--out", str(root / name)]
+        code, _, err = cli(*args)
+        assert code == 0, err
+        made[name] = root / name
+    return made
+
+
+def copy_run(runs: dict[str, Path], tmp_path: Path, name: str = "good") -> Path:
+    out = tmp_path / name
+    shutil.copytree(runs[name], out)
+    return out
+
+
+# -- 1. damaged datasets -------------------------------------------------------------------
+
+
+def truncate(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[:1000])
+
+
+def random_bytes(path: Path) -> None:
+    path.write_bytes(os.urandom(path.stat().st_size))
+
+
+def empty_run_file(run: Path) -> None:
+    (run / "_run.json").write_text("{}")
+
+
+def not_json_run_file(run: Path) -> None:
+    (run / "_run.json").write_text("{not json")
+
+
+def no_deals_folder(run: Path) -> None:
+    shutil.rmtree(run / "deals")
+
+
+READERS: list[tuple[str, Callable[[Path, Path], list[str]]]] = [
+    ("analyze", lambda run, tmp: ["analyze", str(run)]),
+    ("report", lambda run, tmp: ["report", str(run), "--out", str(tmp / "report")]),
+    ("compare", lambda run, tmp: ["compare", str(run), str(run)]),
+    ("show", lambda run, tmp: ["show", str(run), "--deal", str(600 << 16)]),  # shard 1
+]
+
+
+@pytest.mark.parametrize("damage", [truncate, random_bytes], ids=["truncated", "random"])
+@pytest.mark.parametrize("reader", READERS, ids=[r[0] for r in READERS])
+def test_damaged_shard_is_named(runs: dict[str, Path], tmp_path: Path,
+                                damage: Callable[[Path], None],
+                                reader: tuple[str, Callable[[Path, Path], list[str]]]) -> None:
+    run = copy_run(runs, tmp_path)
+    bad = shard_path(run, "deals", 1)
+    damage(bad)
+    before = snapshot(tmp_path)
+    code, _, err = cli(*reader[1](run, tmp_path))
+    assert_one_line_error(code, err, str(bad), "--resume")
+    assert snapshot(tmp_path) == before
+
+
+def test_show_reads_healthy_shards_beside_a_damaged_one(runs: dict[str, Path],
+                                                        tmp_path: Path) -> None:
+    run = copy_run(runs, tmp_path)
+    random_bytes(shard_path(run, "deals", 1))
+    code, text, err = cli("show", str(run), "--deal", str(100 << 16))  # shard 0
+    assert code == 0, err
+    assert f"deal {100 << 16}: game 100" in text
+
+
+@pytest.mark.parametrize("damage", [empty_run_file, not_json_run_file, no_deals_folder],
+                         ids=["empty-object", "not-json", "no-deals"])
+@pytest.mark.parametrize("reader", READERS, ids=[r[0] for r in READERS])
+def test_damaged_run_is_named(runs: dict[str, Path], tmp_path: Path,
+                              damage: Callable[[Path], None],
+                              reader: tuple[str, Callable[[Path, Path], list[str]]]) -> None:
+    run = copy_run(runs, tmp_path)
+    damage(run)
+    before = snapshot(tmp_path)
+    code, _, err = cli(*reader[1](run, tmp_path))
+    named = "_run.json" if damage is not no_deals_folder else "incomplete run"
+    assert_one_line_error(code, err, str(run), named)
+    assert snapshot(tmp_path) == before
+
+
+def test_resume_replays_a_damaged_shard(runs: dict[str, Path], tmp_path: Path) -> None:
+    run = copy_run(runs, tmp_path)
+    bad = shard_path(run, "tricks", 2)
+    truncate(bad)
+    code, text, err = cli("simulate", *RUN_ARGS, "--tricks", "--out", str(run), "--resume")
+    assert code == 0, err
+    assert "1 damaged shards played again" in text
+    for table in ("deals", "tricks"):
+        for s in range(3):
+            fresh = pq.read_table(shard_path(run, table, s))
+            assert fresh.equals(pq.read_table(shard_path(runs["good"], table, s)))
+    code, _, err = cli("analyze", str(run))
+    assert code == 0, err
+
+
+# -- 2. --overwrite deletes only what the tool wrote ----------------------------------------
+
+
+def test_overwrite_refuses_a_folder_of_foreign_files(tmp_path: Path) -> None:
+    out = tmp_path / "mine"
+    (out / "deals").mkdir(parents=True)
+    (out / "tricks").mkdir()
+    (out / "deals" / "mydata.txt").write_text("keep me")
+    (out / "tricks" / "notes.txt").write_text("keep me too")
+    before = snapshot(out)
+    for extra in ([], ["--overwrite"]):
+        code, _, err = cli("simulate", *RUN_ARGS, "--out", str(out), *extra)
+        assert_one_line_error(code, err, str(out), "holds no run")
+        assert "--overwrite" not in err
+        assert snapshot(out) == before
+
+
+def test_overwrite_keeps_foreign_files_inside_a_run(runs: dict[str, Path],
+                                                   tmp_path: Path) -> None:
+    run = copy_run(runs, tmp_path)
+    foreign = run / "deals" / "shard=00000" / "mine.parquet.txt"
+    foreign.write_text("mine")
+    before = snapshot(run)
+    code, _, err = cli("simulate", *RUN_ARGS, "--out", str(run), "--overwrite")
+    assert_one_line_error(code, err, str(foreign), "not written by mighty-sim")
+    assert snapshot(run) == before
+    foreign.unlink()
+    (run / "notes.md").write_text("beside the run, not in it")
+    code, _, err = cli("simulate", *RUN_ARGS, "--out", str(run), "--overwrite")
+    assert code == 0, err
+    assert (run / "notes.md").read_text() == "beside the run, not in it"
+    assert not (run / "tricks").exists()  # the old run's tricks went with it
+
+
+# -- 3, 4, 5. absurd sizes, values out of range, cards outside the deck ---------------------
+
+
+def toml(tmp_path: Path, line: str) -> str:
+    path = tmp_path / "house.toml"
+    path.write_text(f'extends = "standard"\n{line}\n')
+    return str(path)
+
+
+BAD_SIMULATE: list[tuple[str, list[str], str]] = [
+    ("huge-deals", ["--deals", "1000000000000"], "deals"),
+    ("many-workers", ["--deals", "100", "--workers", "1000"], "workers"),
+    ("aggr-nan", ["--deals", "100", "--aggressiveness", "nan"], "aggressiveness"),
+    ("aggr-inf", ["--deals", "100", "--aggressiveness", "inf"], "--aggressiveness"),
+    ("aggr-low", ["--deals", "100", "--aggressiveness", "-25"], "--aggressiveness"),
+    ("aggr-high", ["--deals", "100", "--aggressiveness", "25"], "--aggressiveness"),
+    ("aggr-sum", ["--deals", "100", "--players", "heuristic:8", "--aggressiveness", "5"],
+     "aggressiveness"),
+    ("player-aggr", ["--deals", "100", "--players", "heuristic:-20"], "heuristic:-20"),
+    ("nobody-bids", ["--deals", "100", "--players", "heuristic:-9"], "did not end"),
+]
+
+
+@pytest.mark.parametrize("args,needle", [c[1:] for c in BAD_SIMULATE],
+                         ids=[c[0] for c in BAD_SIMULATE])
+def test_bad_simulate_values_write_nothing(tmp_path: Path, args: list[str],
+                                           needle: str) -> None:
+    out = tmp_path / "run"
+    code, _, err = cli("simulate", *args, "--out", str(out))
+    assert_one_line_error(code, err, needle)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("line,needle", [
+    ('mighty = "3C"', "mighty: 3C is also the hunter"),
+    ("rank_gap_after_blind = -1", "rank_gap_after_blind"),
+    ("ledger_target = -5", "ledger_target"),
+    ("weak_ten = inf", "weak_ten"),
+    ("friend_share = nan", "friend_share"),
+])
+def test_bad_profile_fields_are_named(tmp_path: Path, line: str, needle: str) -> None:
+    path = toml(tmp_path, line)
+    for args in (["rules", "show", path], ["simulate", "--deals", "10", "--profile", path,
+                                           "--out", str(tmp_path / "run")]):
+        code, _, err = cli(*args)
+        assert_one_line_error(code, err, needle)
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--profile", "russian-3p", "--hand", "AS KS QS JS 10S 9S 8S 7S AH KH",
+      "--blind", "2C 3C 4C"], "blind: 4C 3C 2C not in the russian-3p deck"),
+    (["--profile", "ucla-4p", "--hand", "2C AS KS QS JS 10S 9S 8S 7S AH"],
+     "hand: 2C not in the ucla-4p deck"),
+    (["--hand", "AS KS QS"], "got 3: AS KS QS"),
+    (["--hand", "AS KS QS JS 10S 9S 8S 7S AH KH", "--samples", "0"], "--samples"),
+])
+def test_odds_cards_outside_the_deck(args: list[str], needle: str) -> None:
+    code, _, err = cli("odds", *args)
+    assert_one_line_error(code, err, needle)
+
+
+# -- 6. outputs that cannot be written ------------------------------------------------------
+
+
+def test_unwritable_outputs(runs: dict[str, Path], tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    code, _, err = cli("report", str(runs["good"]), "--out", str(blocker / "report"))
+    assert_one_line_error(code, err, str(blocker / "report"))
+    code, _, err = cli("simulate", "--deals", "10", "--out", str(blocker / "run"))
+    assert_one_line_error(code, err, str(blocker / "run"))
+    run = copy_run(runs, tmp_path)
+    shutil.rmtree(run / "deals" / "shard=00001")
+    (run / "deals" / "shard=00001").write_text("in the way")
+    code, _, err = cli("simulate", *RUN_ARGS, "--tricks", "--out", str(run), "--resume")
+    assert_one_line_error(code, err, "shard=00001", "--resume")
+    assert list(tmp_path.rglob("*.tmp")) == []
+    assert list(tmp_path.rglob(".report*")) == []
+
+
+def _limit_file_size() -> None:  # runs in the child: a 'full disk' at 100 kB a file
+    resource.setrlimit(resource.RLIMIT_FSIZE, (100_000, 100_000))
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_full_disk_leaves_no_partial_file(tmp_path: Path, workers: str) -> None:
+    out = tmp_path / "run"
+    proc = subprocess.run(
+        [sys.executable, "-m", "mighty_sim", "simulate", "--deals", "20000", "--shard-games",
+         "5000", "--workers", workers, "--out", str(out)],
+        capture_output=True, text=True, preexec_fn=_limit_file_size, check=False)
+    assert_one_line_error(proc.returncode, proc.stderr, "cannot write", "File too large",
+                          "--resume")
+    assert not [p for p in out.rglob("*") if p.is_file() and p.name != "_run.json"]
+
+
+def test_ctrl_c_exits_130_and_resume_finishes(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = [sys.executable, "-m", "mighty_sim", "simulate", "--deals", "3000000", "--workers",
+            "2", "--seed", "2", "--out", str(out)]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    deadline = time.time() + 120
+    while time.time() < deadline and not list(out.glob("deals/shard=*/.*.tmp")):
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert_one_line_error(proc.returncode, err, "interrupted", "--resume", exit_code=130)
+    for done in out.glob("deals/shard=*/part-0.parquet"):  # whatever was renamed is whole
+        assert pq.read_metadata(done).num_rows > 0
+    code, _, err = cli("analyze", str(out))
+    assert_one_line_error(code, err, "incomplete run", "--resume")
+
+
+# -- 7. incomplete and incomparable runs ----------------------------------------------------
+
+
+@pytest.mark.parametrize("reader", READERS[:3], ids=[r[0] for r in READERS[:3]])
+def test_incomplete_run_is_refused(runs: dict[str, Path], tmp_path: Path,
+                                   reader: tuple[str, Callable[[Path, Path], list[str]]]) -> None:
+    run = copy_run(runs, tmp_path)
+    shard_path(run, "deals", 2).unlink()
+    code, _, err = cli(*reader[1](run, tmp_path))
+    assert_one_line_error(code, err, "incomplete run", "1,000 of 1,500 games", "--resume")
+    assert not (tmp_path / "report").exists()
+
+
+def test_incomparable_runs_and_profiles(runs: dict[str, Path]) -> None:
+    code, _, err = cli("compare", str(runs["good"]), str(runs["six"]))
+    assert_one_line_error(code, err, "cannot be compared", "5 players against 6")
+    code, _, err = cli("compare", "--profile", "standard", "--profile", "ucla-5p",
+                       "--deals", "100")
+    assert_one_line_error(code, err, "cannot be compared", "points against tricks")
+
+
+def test_compare_says_how_it_paired(runs: dict[str, Path]) -> None:
+    code, text, err = cli("compare", str(runs["good"]), str(runs["other"]))
+    assert code == 0, err
+    assert "intervals: paired by game" in text
+    code, text, err = cli("compare", str(runs["good"]), str(runs["good"]), "--format", "csv")
+    assert code == 0 and "paired by game" in text
+
+
+# -- 8. smaller ones --------------------------------------------------------------------------
+
+
+def test_resume_names_what_differs_and_needs_a_run(runs: dict[str, Path],
+                                                   tmp_path: Path) -> None:
+    run = copy_run(runs, tmp_path)
+    before = snapshot(run)
+    args = [a if a != "5" else "6" for a in RUN_ARGS]  # another seed
+    code, _, err = cli("simulate", *args, "--tricks", "--out", str(run), "--resume")
+    assert_one_line_error(code, err, "--seed (the run has 5, now 6)")
+    assert snapshot(run) == before
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    code, _, err = cli("simulate", *RUN_ARGS, "--out", str(empty), "--resume")
+    assert_one_line_error(code, err, "holds no run to resume")
+    assert list(empty.iterdir()) == []
+
+
+def test_odds_advises_pass_when_every_contract_loses() -> None:
+    code, text, err = cli("odds", "--hand", "2C 3C 4C 5C 6C 2D 3D 4D 5D 6D", "--samples", "300")
+    assert code == 0, err
+    assert text.splitlines()[-1].startswith("pass: every contract loses")
+    code, text, _ = cli("odds", "--hand", "AS JK AH KH QH JH 10H AD AC 2S", "--samples", "300")
+    assert text.splitlines()[-1].startswith("best contract by expected payout")
+
+
+def _commands(group: click.Group) -> list[click.Command]:
+    out: list[click.Command] = []
+    for cmd in group.commands.values():
+        out += _commands(cmd) if isinstance(cmd, click.Group) else [cmd]
+    return out
+
+
+def test_every_option_explains_itself() -> None:
+    missing = [f"{cmd.name} {p.opts[0]}" for cmd in _commands(main) for p in cmd.params
+               if isinstance(p, click.Option) and not p.help]
+    assert missing == []
+    code, text, _ = cli("show", "--help")
+    assert code == 0 and "65536" in text
