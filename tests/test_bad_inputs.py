@@ -209,6 +209,9 @@ BAD_SIMULATE: list[tuple[str, list[str], str]] = [
      "aggressiveness"),
     ("player-aggr", ["--deals", "100", "--players", "heuristic:-20"], "heuristic:-20"),
     ("nobody-bids", ["--deals", "100", "--players", "heuristic:-9"], "did not end"),
+    ("huge-ledger", ["--deals", "10", "--ledger", "100000000"], "ledger"),
+    ("zero-shards", ["--deals", "10", "--shard-games", "0"], "shard_games"),
+    ("negative-seed", ["--deals", "10", "--seed", "-1"], "seed"),
 ]
 
 
@@ -287,12 +290,24 @@ def test_full_disk_leaves_no_partial_file(tmp_path: Path, workers: str) -> None:
     assert not [p for p in out.rglob("*") if p.is_file() and p.name != "_run.json"]
 
 
+def test_unreachable_cluster_writes_nothing(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    out = tmp_path / "run"
+    env = {**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "1s"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "mighty_sim", "simulate", "--deals", "10", "--executor",
+         "dask", "--address", "tcp://127.0.0.1:9", "--out", str(out)],
+        capture_output=True, text=True, env=env, check=False)
+    assert_one_line_error(proc.returncode, proc.stderr, "cannot reach the Dask cluster")
+    assert not out.exists()
+
+
 def test_ctrl_c_exits_130_and_resume_finishes(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    args = [sys.executable, "-m", "mighty_sim", "simulate", "--deals", "3000000", "--workers",
-            "2", "--seed", "2", "--out", str(out)]
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+    args = ["simulate", "--deals", "600000", "--shard-games", "100000", "--workers", "2",
+            "--seed", "2", "--out", str(out)]
+    proc = subprocess.Popen([sys.executable, "-m", "mighty_sim", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.time() + 120
     while time.time() < deadline and not list(out.glob("deals/shard=*/.*.tmp")):
         time.sleep(0.05)
@@ -303,6 +318,11 @@ def test_ctrl_c_exits_130_and_resume_finishes(tmp_path: Path) -> None:
         assert pq.read_metadata(done).num_rows > 0
     code, _, err = cli("analyze", str(out))
     assert_one_line_error(code, err, "incomplete run", "--resume")
+    code, _, err = cli(*args, "--resume")
+    assert code == 0, err
+    assert list(out.rglob("*.tmp")) == []
+    code, _, err = cli("analyze", str(out))
+    assert code == 0, err
 
 
 # -- 7. incomplete and incomparable runs ----------------------------------------------------

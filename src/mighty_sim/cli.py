@@ -77,7 +77,7 @@ def _os_error(e: OSError) -> str:
     what = e.filename if e.filename is not None else ""
     text = str(e).strip()
     reason = e.strerror or (text.splitlines()[0] if text else type(e).__name__)
-    return f"{what}: {reason}" if what else f"a file could not be read or written ({reason})"
+    return f"{what}: {reason}" if what else reason
 
 
 def _data_errors() -> tuple[type[BaseException], ...]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -42,40 +43,57 @@ def run_key(config_dict: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(config_dict, sort_keys=True).encode()).hexdigest()[:12]
 
 
-def run_shards_dask(
-    config_dict: dict[str, Any], out: Path, shards: list[int], *, workers: int,
-    address: str | None, scheduler_file: str | None,
-    progress: Callable[[int], None] | None = None,
-) -> Iterator[Any]:
-    """Submit the shards and yield each one's stats as it completes."""
-    from distributed import Client, LocalCluster, as_completed
+@contextmanager
+def dask_client(*, workers: int, address: str | None,
+                scheduler_file: str | None) -> Iterator[Any]:
+    """A client of the cluster at ``address`` or in ``scheduler_file``, or of a local
+    cluster of ``workers`` processes; closed (with the local cluster) on exit. A cluster
+    that cannot be reached raises ValueError before the run writes anything."""
+    from distributed import Client, LocalCluster
 
-    from .runner import RunConfig, write_shard
-
-    config = RunConfig.from_dict(config_dict)
     cluster = None
-    if address:
-        client = Client(address)
-    elif scheduler_file:
-        client = Client(scheduler_file=scheduler_file)
-    else:
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
-        client = Client(cluster)
     try:
-        client.run(_warm, config_dict)  # each worker loads or compiles the kernels once
-        key = run_key(config_dict)
-        futures = {
-            client.submit(write_shard, config_dict, str(out), s, None,
-                          key=f"mighty-sim-{key}-shard-{s:05d}", retries=2, pure=False): s
-            for s in shards
-        }
-        for future in as_completed(futures):
-            stats = future.result()
-            if progress is not None:
-                progress(config.shard_range(futures[future])[1] * config.units_per_game)
-            yield stats
+        if address:
+            client = Client(address)
+        elif scheduler_file:
+            client = Client(scheduler_file=scheduler_file)
+        else:
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                   dashboard_address=None)
+            client = Client(cluster)
+    except (OSError, ValueError) as e:
+        where = address or scheduler_file or "a local cluster"
+        if cluster is not None:
+            cluster.close()
+        raise ValueError(f"cannot reach the Dask cluster at {where}: {e}") from None
+    try:
+        yield client
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def run_shards_dask(
+    client: Any, config_dict: dict[str, Any], out: Path, shards: list[int],
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[Any]:
+    """Submit the shards to ``client``'s cluster and yield each one's stats as it
+    completes."""
+    from distributed import as_completed
+
+    from .runner import RunConfig, write_shard
+
+    config = RunConfig.from_dict(config_dict)
+    client.run(_warm, config_dict)  # each worker loads or compiles the kernels once
+    key = run_key(config_dict)
+    futures = {
+        client.submit(write_shard, config_dict, str(out), s, None,
+                      key=f"mighty-sim-{key}-shard-{s:05d}", retries=2, pure=False): s
+        for s in shards
+    }
+    for future in as_completed(futures):
+        stats = future.result()
+        if progress is not None:
+            progress(config.shard_range(futures[future])[1] * config.units_per_game)
+        yield stats

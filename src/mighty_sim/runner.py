@@ -28,7 +28,7 @@ import uuid
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import metadata
@@ -56,6 +56,8 @@ from .shards import SHARD_GAMES, deals_per_game
 
 MAX_DEALS = 10_000_000_000
 """The most deals (or games played to a target) one run may hold."""
+MAX_LEDGER = 10_000
+"""The most deals a game may hold: its deals and redeals are numbered below 2**16."""
 BATCH_GAMES = 8_192
 """Deals' worth of games per kernel call. The call's arrays and their conversion to
 Arrow were the bulk of a worker's memory: a shard of 500,000 games in one process peaked
@@ -86,8 +88,9 @@ class RunConfig:
                              "; split a larger study into runs with different seeds")
         if not 0 <= self.seed < 1 << 63:
             raise ValueError(f"seed: must be 0 to 2**63-1, got {self.seed}")
-        if self.ledger < 1:
-            raise ValueError(f"ledger: must be at least 1, got {self.ledger}")
+        if not 1 <= self.ledger <= MAX_LEDGER:
+            raise ValueError(f"ledger: must be 1 to {MAX_LEDGER:,} deals a game, got "
+                             f"{self.ledger:,}")
         if self.shard_games < 1:
             raise ValueError("shard_games: must be at least 1")
         check_supported(self.profile, self.players)
@@ -484,6 +487,21 @@ def run_simulation(
 
         check_dask()
     check_output(out, config, resume=resume, overwrite=overwrite)  # before the kernels load
+    with ExitStack() as stack:
+        client = None
+        if executor == "dask":  # reached before anything is written
+            from .dask_executor import dask_client
+
+            client = stack.enter_context(dask_client(workers=workers, address=address,
+                                                     scheduler_file=scheduler_file))
+        return _run(config, out, workers=workers, resume=resume, overwrite=overwrite,
+                    progress=progress, client=client)
+
+
+def _run(config: RunConfig, out: Path, *, workers: int, resume: bool, overwrite: bool,
+         progress: Any, client: Any) -> RunResult:
+    """:func:`run_simulation` once its arguments are checked (``client``: a Dask client,
+    or None to run locally)."""
     _check_players_bid(config)
     prepare_output(out, config, resume=resume, overwrite=overwrite)
     for stale in out.glob("*/shard=*/.*.tmp"):  # left by a run that was killed
@@ -501,11 +519,10 @@ def run_simulation(
     if progress is not None and skipped:
         progress(sum(config.shard_range(s)[1] for s in range(config.shards)
                      if s not in todo_set) * config.units_per_game)
-    if executor == "dask":
+    if client is not None:
         from .dask_executor import run_shards_dask
 
-        for stats in run_shards_dask(cdict, out, todo, workers=workers, address=address,
-                                     scheduler_file=scheduler_file, progress=progress):
+        for stats in run_shards_dask(client, cdict, out, todo, progress=progress):
             total.add(stats)
     elif workers == 1 or len(todo) <= 1:
         for s in todo:
