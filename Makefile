@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install -q -e '.[dev,dask]'
 	touch $(STAMP)
 
-# the batch kernel compiled ahead of time (mighty_sim.aot), so that runs start without
+# the batch kernel compiled ahead of time (mighty_sim.engine.aot), so that runs start without
 # Numba; it checks its key (kernel sources, versions, CPU) and builds only when needed.
 # It needs a C compiler: without one, runs use the JIT kernel (hence the leading -)
 compile: $(STAMP)

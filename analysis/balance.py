@@ -7,9 +7,9 @@ import sys
 
 import polars as pl
 
-from mighty_sim.compare import compare_profiles
-from mighty_sim.engine import parse_players
-from mighty_sim.profile import load_profile
+from mighty_sim.analysis.compare import compare_profiles
+from mighty_sim.engine.players import parse_players
+from mighty_sim.rules.profile import load_profile
 
 base, variant = load_profile(sys.argv[1]), load_profile(sys.argv[2])
 deals = int(sys.argv[3]) if len(sys.argv) > 3 else 100_000

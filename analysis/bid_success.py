@@ -10,7 +10,7 @@ from pathlib import Path
 
 import polars as pl
 
-from mighty_sim.analysis import bid_success, scan_deals, success_by_hand
+from mighty_sim.analysis.tables import bid_success, scan_deals, success_by_hand
 
 deals = scan_deals(Path(sys.argv[1]))
 pl.Config.set_tbl_rows(60)

@@ -6,8 +6,8 @@
 import sys
 from pathlib import Path
 
-from mighty_sim.analysis import redeal, scan_deals, weak_score_distribution
-from mighty_sim.integrity import load_run
+from mighty_sim.analysis.tables import redeal, scan_deals, weak_score_distribution
+from mighty_sim.dataset.integrity import load_run
 
 dataset = Path(sys.argv[1])
 deals = scan_deals(dataset)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import polars as pl
 
-from mighty_sim.analysis import scan_deals, score_variance
-from mighty_sim.integrity import load_run
+from mighty_sim.analysis.tables import scan_deals, score_variance
+from mighty_sim.dataset.integrity import load_run
 
 dataset = Path(sys.argv[1])
 profile = load_run(dataset).profile

@@ -37,7 +37,7 @@ from _results import save
 from numba import config as numba_config
 
 import mighty_sim.engine as new_engine
-from mighty_sim.profile import load_profile
+from mighty_sim.rules.profile import load_profile
 
 ROOT = Path(__file__).resolve().parent.parent
 ALIAS = "mighty_sim_rev"

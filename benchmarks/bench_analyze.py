@@ -19,7 +19,7 @@ from pathlib import Path
 import polars as pl
 from _results import save
 
-from mighty_sim.analysis import analyze_dataset, scan_deals
+from mighty_sim.analysis.tables import analyze_dataset, scan_deals
 
 
 def main() -> None:

@@ -23,10 +23,11 @@ from pathlib import Path
 
 from _results import print_figures, save
 
-from mighty_sim.dataset import deals_table
-from mighty_sim.engine import parse_players, play_batch
-from mighty_sim.profile import load_profile
+from mighty_sim.dataset.schema import deals_table
+from mighty_sim.engine.batch import play_batch
+from mighty_sim.engine.players import parse_players
 from mighty_sim.reference import RandomPlayer, play_ledger
+from mighty_sim.rules.profile import load_profile
 
 PROFILES = ("standard", "russian-5p", "russian-6p", "russian-7p", "russian-8p")
 

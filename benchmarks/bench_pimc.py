@@ -6,7 +6,7 @@ What it counts:
    heuristic players and with heuristic players only; the extra time divided by the PIMC
    seat's cards (every card it plays, ten a played deal, forced ones included) is the
    cost of a decision. Compiled code, warm cache, one thread.
-2. a duplicate duel of PIMC against the heuristic (``mighty_sim.duel``): the payout
+2. a duplicate duel of PIMC against the heuristic (``mighty_sim.analysis.duel``): the payout
    difference per deal and per contract declared, with 95% intervals.
 
     .venv/bin/python benchmarks/bench_pimc.py [--worlds 20] [--games 2000] [--duel 1000]
@@ -20,10 +20,11 @@ from pathlib import Path
 
 from _results import save
 
-from mighty_sim.duel import duel
-from mighty_sim.engine import parse_players, play_batch
+from mighty_sim.analysis.duel import duel
+from mighty_sim.engine.batch import play_batch
+from mighty_sim.engine.players import parse_players
 from mighty_sim.kernels.layout import DEFAULT_WORLDS, R_OUTCOME
-from mighty_sim.profile import load_profile
+from mighty_sim.rules.profile import load_profile
 
 
 def main() -> None:

@@ -4,7 +4,7 @@ What it counts: *played deals* (redeals are extra rows, not counted) of the ``st
 profile. It measures, in this order:
 
 1. the whole-deal kernel alone, one thread, heuristic and random players (the compiled
-   module of ``mighty_sim.aot`` when ``make`` built it, as runs use it), and that module
+   module of ``mighty_sim.engine.aot`` when ``make`` built it, as runs use it), and that module
    against the JIT kernel in alternating rounds;
 2. end-to-end ``mighty-sim simulate`` (a subprocess: start-up, kernels, Arrow, zstd
    Parquet, rename) with 1 and 2 workers;
@@ -44,12 +44,14 @@ from typing import Any
 import numpy as np
 from _results import print_figures, save
 
-from mighty_sim import aot, engine
-from mighty_sim.dataset import deals_table
-from mighty_sim.engine import parse_players, play_batch
-from mighty_sim.profile import RuleProfile, load_profile
+from mighty_sim.dataset.schema import deals_table
+from mighty_sim.dataset.writer import GROUP_ROWS, parquet_writer
+from mighty_sim.engine import aot
+from mighty_sim.engine import batch as engine
+from mighty_sim.engine.batch import play_batch
+from mighty_sim.engine.players import parse_players
 from mighty_sim.reference import RandomPlayer, play_ledger
-from mighty_sim.runner import GROUP_ROWS, parquet_writer
+from mighty_sim.rules.profile import RuleProfile, load_profile
 
 
 def _simulate(deals: int, workers: int, out: Path,
@@ -162,7 +164,7 @@ def main() -> None:
 
 def _kernel_process(games: int) -> subprocess.Popen[str]:
     code = ("import sys, time; from mighty_sim.engine import parse_players, play_batch; "
-            "from mighty_sim.profile import load_profile; p = load_profile('standard'); "
+            "from mighty_sim.rules.profile import load_profile; p = load_profile('standard'); "
             "s = parse_players('heuristic', 5); play_batch(p, seed=1, game_start=0, games=10, "
             "players=s); t = time.perf_counter(); "
             f"play_batch(p, seed=1, game_start=0, games={games}, players=s); "

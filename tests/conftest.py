@@ -6,11 +6,11 @@ from collections.abc import Sequence
 
 import pytest
 
-from mighty_sim import oracle
-from mighty_sim.cards import SUITS, format_cards, parse_card, parse_cards
-from mighty_sim.profile import RuleProfile, load_profile
+from mighty_sim.engine import oracle
 from mighty_sim.reference import rules
 from mighty_sim.reference.deal import Deal
+from mighty_sim.rules.cards import SUITS, format_cards, parse_card, parse_cards
+from mighty_sim.rules.profile import RuleProfile, load_profile
 
 STANDARD = load_profile("standard")
 

@@ -17,12 +17,13 @@ import pytest
 from click.testing import CliRunner
 from conftest import STANDARD
 
-from mighty_sim.analysis import analyze_dataset, wilson_interval
-from mighty_sim.cli import main
-from mighty_sim.engine import parse_players
+from mighty_sim.analysis.tables import analyze_dataset, wilson_interval
+from mighty_sim.cli.commands import main
+from mighty_sim.dataset.config import RunConfig
+from mighty_sim.dataset.runner import run_simulation
+from mighty_sim.engine.players import parse_players
 from mighty_sim.reference.rules import weak_hand_qualifies
-from mighty_sim.runner import RunConfig, run_simulation
-from mighty_sim.weak import weak_deal_probability, weak_hand_probability
+from mighty_sim.rules.weak import weak_deal_probability, weak_hand_probability
 
 
 @pytest.fixture(scope="module")
@@ -117,7 +118,7 @@ def test_score_variance_matches_raw_payouts(rows: list[dict], tables: dict) -> N
 
 def _tiny_profile():  # type: ignore[no-untyped-def]
     keep = {"AS", "AD", "KS", "QH", "10C", "10D", "2S", "3S", "4S"}
-    from mighty_sim.cards import card_name
+    from mighty_sim.rules.cards import card_name
 
     remove = tuple(card_name(b) for b in range(52) if card_name(b) not in keep)
     return STANDARD.replace(
@@ -167,7 +168,7 @@ def test_analyze_rejects_a_folder_without_run(tmp_path: Path) -> None:
 
 
 def test_compare_same_rules_gives_zero_differences() -> None:
-    from mighty_sim.compare import compare_profiles
+    from mighty_sim.analysis.compare import compare_profiles
 
     twin = STANDARD.replace(name="twin")
     df = compare_profiles([STANDARD, twin], deals=3000, seed=5,
@@ -181,9 +182,9 @@ def test_compare_same_rules_gives_zero_differences() -> None:
 def test_compare_pairs_the_same_deals() -> None:
     """No back-run double: the play is identical, only failed back-run payouts halve; the
     paired difference must equal the one computed by hand from the two batches."""
-    from mighty_sim.compare import compare_profiles
-    from mighty_sim.dataset import deals_table
-    from mighty_sim.engine import play_batch
+    from mighty_sim.analysis.compare import compare_profiles
+    from mighty_sim.dataset.schema import deals_table
+    from mighty_sim.engine.batch import play_batch
 
     players = parse_players("heuristic", 5)
     soft = STANDARD.replace(name="soft", double_back_run=False)
@@ -304,8 +305,8 @@ def test_remaining_tables_match_raw_rows(rows: list[dict], tables: dict) -> None
 
 
 def test_games_to_a_target_counted_from_the_raw_rows(tmp_path: Path) -> None:
-    from mighty_sim.analysis import game_results, scan_deals
-    from mighty_sim.profile import load_profile
+    from mighty_sim.analysis.tables import game_results, scan_deals
+    from mighty_sim.rules.profile import load_profile
 
     ucla = load_profile("ucla-4p")
     config = RunConfig(ucla, deals=80, seed=6, players=parse_players("heuristic", 4),

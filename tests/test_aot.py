@@ -11,10 +11,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-import mighty_sim.engine as engine
-from mighty_sim import aot
-from mighty_sim.engine import parse_players, play_batch
-from mighty_sim.profile import BUILTIN_PROFILES, RuleProfile, load_profile
+import mighty_sim.engine.batch as engine
+from mighty_sim.engine import aot
+from mighty_sim.engine.batch import play_batch
+from mighty_sim.engine.players import parse_players
+from mighty_sim.rules.profile import BUILTIN_PROFILES, RuleProfile, load_profile
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +96,7 @@ def test_a_module_built_for_other_sources_is_not_loaded(
     runs take the JIT kernel."""
     key = aot.kernel_key()
     assert aot.module_path().is_file()
-    monkeypatch.setattr(aot, "_kernel_sources_key", lambda: "an edited kernel")
+    monkeypatch.setattr(aot, "sources_key", lambda: "an edited kernel")
     aot.kernel_key.cache_clear()
     aot.load.cache_clear()
     try:
@@ -111,7 +112,7 @@ def test_a_module_built_for_other_sources_is_not_loaded(
 
 _SMALL_RUN = """
 import sys
-from mighty_sim.cli import main
+from mighty_sim.cli.commands import main
 main(["simulate", "--deals", "300", "--seed", "4", "--workers", "1", "--out", sys.argv[1],
       "--overwrite"], standalone_mode=False)
 print("numba" in sys.modules)

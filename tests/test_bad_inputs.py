@@ -24,8 +24,8 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from mighty_sim.cli import main
-from mighty_sim.integrity import shard_path
+from mighty_sim.cli.commands import main
+from mighty_sim.dataset.integrity import shard_path
 
 RUN_ARGS = ["--deals", "1500", "--seed", "5", "--shard-games", "500", "--workers", "1"]
 

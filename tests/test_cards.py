@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mighty_sim.cards import (
+from mighty_sim.rules.cards import (
     FULL_DECK,
     JOKER,
     POINT_CARDS,

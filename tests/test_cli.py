@@ -9,8 +9,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from mighty_sim.cli import main
-from mighty_sim.profile import load_profile
+from mighty_sim.cli.commands import main
+from mighty_sim.rules.profile import load_profile
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -75,7 +75,7 @@ def test_help_and_a_bad_profile_do_not_load_the_kernels() -> None:
             "print('numba' in sys.modules, settle.__module__)\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
-    assert proc.stdout.split("\n")[:2] == ["0 0 0 2 False", "True mighty_sim.oracle"]
+    assert proc.stdout.split("\n")[:2] == ["0 0 0 2 False", "True mighty_sim.engine.oracle"]
 
 
 def test_the_command_exits_promptly_with_its_code_and_all_its_output() -> None:

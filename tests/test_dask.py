@@ -9,9 +9,10 @@ import pytest
 from click.testing import CliRunner
 from conftest import STANDARD
 
-from mighty_sim.cli import main
-from mighty_sim.engine import parse_players
-from mighty_sim.runner import RunConfig, run_simulation
+from mighty_sim.cli.commands import main
+from mighty_sim.dataset.config import RunConfig
+from mighty_sim.dataset.runner import run_simulation
+from mighty_sim.engine.players import parse_players
 
 pytest.importorskip("distributed")
 

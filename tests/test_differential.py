@@ -8,10 +8,10 @@ import os
 import pytest
 from conftest import STANDARD
 
-from mighty_sim.differential import check_deals, check_invariants
 from mighty_sim.kernels.params import compile_profile
 from mighty_sim.reference import RandomPlayer, play_ledger
-from mighty_sim.verify import run_differential
+from mighty_sim.verify.differential import check_deals, check_invariants
+from mighty_sim.verify.parallel import run_differential
 
 DEALS = 10_000
 
@@ -31,7 +31,7 @@ def test_kernels_match_reference_on_ten_thousand_deals(part: int) -> None:
 
 def test_differential_catches_a_wrong_rule() -> None:
     """Kernels fed a different rule must disagree with the reference somewhere."""
-    import mighty_sim.differential as d
+    import mighty_sim.verify.differential as d
 
     real = d.compile_profile
     try:

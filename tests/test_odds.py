@@ -8,9 +8,9 @@ import pytest
 from click.testing import CliRunner
 from conftest import STANDARD
 
-from mighty_sim.cards import parse_cards
-from mighty_sim.cli import main
-from mighty_sim.odds import hand_odds
+from mighty_sim.analysis.odds import hand_odds
+from mighty_sim.cli.commands import main
+from mighty_sim.rules.cards import parse_cards
 
 STRONG = "AS JK AH KH QH JH 10H AD AC 2S"
 JUNK = "2S 3S 4H 5H 6D 7D 8C 9C 2C 3C"
@@ -78,7 +78,7 @@ def test_odds_with_a_pimc_declarer() -> None:
     assert r.exit_code == 0, r.stderr
     strong = {(c["trump"], c["bid"]): c for c in json.loads(r.stdout)["contracts"]}
     assert strong["H", 13]["p_success"] > 0.9
-    from mighty_sim.engine import parse_players
+    from mighty_sim.engine.players import parse_players
 
     junk = hand_odds(STANDARD, parse_cards(JUNK), samples=150, players=parse_players(pimc, 5))
     assert max(r["p_success"] for r in junk if r["bid"] == 13) < 0.4
@@ -88,14 +88,14 @@ def test_odds_with_a_pimc_declarer() -> None:
 
 
 def test_duel_against_itself_is_exactly_even() -> None:
-    from mighty_sim.duel import duel
+    from mighty_sim.analysis.duel import duel
 
     r = duel(STANDARD, "heuristic", "heuristic", deals=300, seed=2)
     assert r["mean_difference"] == 0 and r["ci_low"] == 0 and r["ci_high"] == 0
 
 
 def test_duel_is_antisymmetric_and_detects_the_stronger_player() -> None:
-    from mighty_sim.duel import duel
+    from mighty_sim.analysis.duel import duel
 
     ab = duel(STANDARD, "heuristic", "random", deals=500, seed=4)
     ba = duel(STANDARD, "random", "heuristic", deals=500, seed=4)
@@ -115,7 +115,7 @@ def test_duel_cli_rejects_bad_input(args: list[str], message: str) -> None:
 
 
 def test_duel_reports_progress_after_every_batch() -> None:
-    from mighty_sim.duel import duel
+    from mighty_sim.analysis.duel import duel
 
     seen: list[int] = []
     duel(STANDARD, "heuristic", "random", deals=40, seed=1, progress=seen.append)

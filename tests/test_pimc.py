@@ -6,15 +6,16 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from mighty_sim.cli import main
-from mighty_sim.engine import parse_players, play_batch
+from mighty_sim.cli.commands import main
+from mighty_sim.engine.batch import play_batch
+from mighty_sim.engine.players import parse_players
 from mighty_sim.kernels.layout import MAX_PLAYERS, N_R, N_T, T_CARDS, T_DEMAND, T_LEADER, T_WINNER
 from mighty_sim.kernels.params import MODE_CALLED, compile_profile
 from mighty_sim.kernels.pimc_nb import worlds_after_nb
 from mighty_sim.kernels.play_nb import H_CANT, H_SEEN, N_H
 from mighty_sim.kernels.rules_nb import mighty_of_nb
-from mighty_sim.profile import load_profile
-from mighty_sim.reference.rules import cards_of
+from mighty_sim.rules.cards import cards_of
+from mighty_sim.rules.profile import load_profile
 
 STANDARD = load_profile("standard")
 JOKER = 52
@@ -150,7 +151,7 @@ def test_pimc_plays_differently_from_the_heuristic_it_rolls_out() -> None:
 
 
 def test_pimc_beats_the_heuristic_in_a_duplicate_duel() -> None:
-    from mighty_sim.duel import duel
+    from mighty_sim.analysis.duel import duel
 
     r = duel(STANDARD, "pimc:worlds=8", "heuristic", deals=200, seed=5)
     assert r["ci_low"] > 0

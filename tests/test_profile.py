@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mighty_sim.kernels.params import N_PARAMS, compile_profile
-from mighty_sim.profile import (
+from mighty_sim.rules.profile import (
     BUILTIN_PROFILES,
     RuleProfile,
     list_profiles,
@@ -40,7 +40,7 @@ def test_builtin_decks_match_rules_md() -> None:
 
 
 def test_standard_special_cards() -> None:
-    from mighty_sim.cards import format_cards
+    from mighty_sim.rules.cards import format_cards
     assert format_cards(STANDARD.mighty_for("H")) == "AS"
     assert format_cards(STANDARD.mighty_for("S")) == "AD"
     assert format_cards(STANDARD.hunter_for("S")) == "3C"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from conftest import Engine
 
-from mighty_sim.profile import load_profile
+from mighty_sim.rules.profile import load_profile
 
 RUSSIAN = load_profile("russian-5p")
 UCLA = load_profile("ucla-5p")

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from conftest import STANDARD, c, deck_for, make_deal
 
-from mighty_sim.cards import parse_cards
 from mighty_sim.reference import RandomPlayer, RuleError, play_deal, play_ledger, replay
 from mighty_sim.reference.deal import Deal, deal_cards
 from mighty_sim.reference.game import next_turn
-from mighty_sim.rng import DealStream
+from mighty_sim.reference.rng import DealStream
+from mighty_sim.rules.cards import parse_cards
 
 WEAK = "AS JK KH 10C 9S 8S 7S 6S 5S 4S"  # scores 1/2
 
@@ -370,7 +370,7 @@ def test_deck_for_helper_deals_what_was_asked() -> None:
 
 
 def test_raise_before_and_after_the_blind_in_ucla() -> None:
-    from mighty_sim.profile import load_profile
+    from mighty_sim.rules.profile import load_profile
 
     ucla = load_profile("ucla-5p")
     deal = make_deal([], profile=ucla)
@@ -391,8 +391,8 @@ def test_raise_before_and_after_the_blind_in_ucla() -> None:
 
 
 def test_ucla_dealing_starts_with_the_friend() -> None:
-    from mighty_sim.profile import load_profile
     from mighty_sim.reference.records import DealRecord, DealResult
+    from mighty_sim.rules.profile import load_profile
 
     ucla = load_profile("ucla-5p")
     result = DealResult(outcome="played", dealer=0, declarer=2, friend_seat=4)

@@ -23,15 +23,17 @@ import pytest
 from click.testing import CliRunner
 from conftest import STANDARD
 
-from mighty_sim import heap, runner
-from mighty_sim.cards import parse_cards, points_in
-from mighty_sim.cli import main
-from mighty_sim.dataset import deals_table, tricks_table
-from mighty_sim.engine import Batch, parse_players, play_batch
-from mighty_sim.integrity import shard_path
+from mighty_sim.cli.commands import main
+from mighty_sim.dataset import config, heap, writer
+from mighty_sim.dataset.config import RunConfig
+from mighty_sim.dataset.integrity import shard_path
+from mighty_sim.dataset.runner import run_simulation
+from mighty_sim.dataset.schema import deals_table, tricks_table
+from mighty_sim.dataset.shards import balanced_shard_games, deals_per_game
+from mighty_sim.engine.batch import Batch, play_batch
+from mighty_sim.engine.players import parse_players
 from mighty_sim.reference import RandomPlayer, play_ledger
-from mighty_sim.runner import RunConfig, run_simulation
-from mighty_sim.shards import balanced_shard_games, deals_per_game
+from mighty_sim.rules.cards import parse_cards, points_in
 
 RANDOM = parse_players("random", 5)
 HEURISTIC = parse_players("heuristic", 5)
@@ -87,7 +89,7 @@ def test_random_policy_plays_the_reference_deals(chunk: int) -> None:
 
 
 def _name(bit: int) -> str:
-    from mighty_sim.cards import card_name
+    from mighty_sim.rules.cards import card_name
 
     return card_name(bit)
 
@@ -172,8 +174,8 @@ def test_row_groups_gather_kernel_batches_without_changing_rows(
     a shard's tables are written in groups of at least ``GROUP_ROWS`` rows but its last,
     and the rows are those of one batch per shard."""
     _run(tmp_path / "whole", 1, deals=1400)
-    monkeypatch.setattr(runner, "BATCH_GAMES", 60)
-    monkeypatch.setattr(runner, "GROUP_ROWS", 250)
+    monkeypatch.setattr(config, "BATCH_GAMES", 60)
+    monkeypatch.setattr(writer, "GROUP_ROWS", 250)
     _run(tmp_path / "small", 1, deals=1400)
     for table in ("deals", "tricks"):
         assert scan(tmp_path / "small", table).equals(scan(tmp_path / "whole", table))
@@ -366,7 +368,7 @@ def test_batches_match_one_big_call() -> None:
 @pytest.mark.parametrize("name", ["russian-3p", "russian-4p", "russian-5p", "ucla-5p",
                                   "ucla-4p"])
 def test_random_policy_plays_the_reference_deals_in_other_profiles(name: str) -> None:
-    from mighty_sim.profile import load_profile
+    from mighty_sim.rules.profile import load_profile
 
     profile = load_profile(name)
     n = profile.players
@@ -388,7 +390,7 @@ def test_random_policy_plays_the_reference_deals_in_other_profiles(name: str) ->
 
 
 def test_russian_rows_keep_their_invariants() -> None:
-    from mighty_sim.profile import load_profile
+    from mighty_sim.rules.profile import load_profile
 
     profile = load_profile("russian-5p")
     batch = play_batch(profile, seed=3, game_start=0, games=2000, players=HEURISTIC, ledger=3,
@@ -463,7 +465,7 @@ def test_games_to_the_target_end_as_the_reference_ends_them(name: str) -> None:
     """ucla plays to 1000: with to_target each game stops at the deal that takes a player
     to the target, in the kernel as in the reference engine (random players, so games run
     long and end by either player reaching 1000 or the deal limit)."""
-    from mighty_sim.profile import load_profile
+    from mighty_sim.rules.profile import load_profile
 
     profile = load_profile(name)
     n = profile.players
@@ -546,8 +548,8 @@ def test_workers_get_arrow_malloc_and_the_parent_keeps_its_environment(
     """Worker processes allocate Arrow memory with malloc and a fixed mmap threshold (a
     lower, flat peak); the variables that say so are set for them only, and a user's own
     choice is left alone."""
-    from mighty_sim.heap import WORKER_MALLOC_ENV
-    from mighty_sim.runner import _workers_use_malloc
+    from mighty_sim.dataset.heap import WORKER_MALLOC_ENV
+    from mighty_sim.dataset.local import _workers_use_malloc
 
     assert set(WORKER_MALLOC_ENV) == {"ARROW_DEFAULT_MEMORY_POOL", "MALLOC_MMAP_THRESHOLD_"}
     for key, value in WORKER_MALLOC_ENV.items():
@@ -563,7 +565,7 @@ def test_workers_get_arrow_malloc_and_the_parent_keeps_its_environment(
 
 _HEAP_SCENARIO = """
 import os, sys
-from mighty_sim import heap
+from mighty_sim.dataset import heap
 
 def rss():
     with open("/proc/self/statm", encoding="ascii") as f:

@@ -11,11 +11,23 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from mighty_sim.cards import (
+from mighty_sim.dataset.schema import deals_table, tricks_table
+from mighty_sim.engine.batch import play_batch
+from mighty_sim.engine.players import parse_players
+from mighty_sim.kernels import rules_nb
+from mighty_sim.kernels.layout import MAX_PLAYERS, N_T
+from mighty_sim.kernels.params import MODE_CALLED, MODE_NONE, compile_profile
+from mighty_sim.kernels.play2_nb import H2_PLANE1, N_H2, apply_play2_nb, fold_nb, start_play2_nb
+from mighty_sim.kernels.play_nb import N_S, S_FRIEND, S_KIND, S_LEADER, S_REVEALED
+from mighty_sim.reference import RandomPlayer, play_ledger
+from mighty_sim.reference import rules as ref_rules
+from mighty_sim.reference.deal import Deal
+from mighty_sim.rules.cards import (
     JOKER_BIT,
     JOKER_IDS,
     PLANE_BITS,
     card_name,
+    cards_of,
     copies,
     fold,
     format_cards,
@@ -24,23 +36,7 @@ from mighty_sim.cards import (
     parse_physical,
     points_in,
 )
-from mighty_sim.dataset import deals_table, tricks_table
-from mighty_sim.engine import parse_players, play_batch
-from mighty_sim.kernels import rules_nb
-from mighty_sim.kernels.layout import MAX_PLAYERS, N_T
-from mighty_sim.kernels.params import MODE_CALLED, MODE_NONE, compile_profile
-from mighty_sim.kernels.play2_nb import (
-    H2_PLANE1,
-    N_H2,
-    apply_play2_nb,
-    fold_nb,
-    start_play2_nb,
-)
-from mighty_sim.kernels.play_nb import N_S, S_FRIEND, S_KIND, S_LEADER, S_REVEALED
-from mighty_sim.profile import TRUMPS, RuleProfile, load_profile
-from mighty_sim.reference import RandomPlayer, play_ledger
-from mighty_sim.reference import rules as ref_rules
-from mighty_sim.reference.deal import Deal
+from mighty_sim.rules.profile import TRUMPS, RuleProfile, load_profile
 
 TWO_DECKS = ["russian-6p", "russian-7p", "russian-8p"]
 P6 = load_profile("russian-6p")
@@ -107,7 +103,7 @@ def physical_hands(profile: RuleProfile, texts: Sequence[str]) -> list[int]:
             m |= 1 << free[0]
         used |= m
         hands.append(m)
-    free_cards = ref_rules.cards_of(profile.card_mask & ~used)
+    free_cards = cards_of(profile.card_mask & ~used)
     while len(hands) < profile.players:
         hands.append(0)
     for s in range(profile.players):
@@ -127,12 +123,12 @@ class Table:
         *dealt, blind = physical_hands(profile, hands)
         n = profile.players
         deck: list[int] = []
-        queues = [ref_rules.cards_of(h) for h in dealt]
+        queues = [cards_of(h) for h in dealt]
         for packet in profile.deal_packets:  # dealer n-1: seat 0 is dealt first
             for seat in range(n):
                 deck.extend(queues[seat][:packet])
                 del queues[seat][:packet]
-        deck.extend(ref_rules.cards_of(blind))
+        deck.extend(cards_of(blind))
         self.ref = Deal(profile, dealer=n - 1, first_bidder=0, deck=deck)
         assert list(self.ref.hands) == dealt
         self.ref.make_bid(0, bid, trump)
@@ -179,10 +175,10 @@ class Table:
         ``X`` its lowest copy."""
         second = token.endswith("'")
         kind = parse_card(token.rstrip("'")).bit_length() - 1
-        held = [c for c in ref_rules.cards_of(self.ref.hands[seat])
+        held = [c for c in cards_of(self.ref.hands[seat])
                 if kind_of(c) == kind and (c >= PLANE_BITS or not second)]
         assert held, f"seat {seat} holds no {token}"
-        assert kind_of(held[0]) in {kind_of(c) for c in ref_rules.cards_of(
+        assert kind_of(held[0]) in {kind_of(c) for c in cards_of(
             self.ref.legal_cards(seat))}, f"{token} is not legal for seat {seat}"
         self.legal(seat)
         self.ref.play(seat, held[0], joker_suit)
@@ -420,7 +416,7 @@ def test_pimc_is_refused_with_two_decks() -> None:
 def test_rule_kernels_match_the_reference_decision_by_decision(name: str) -> None:
     """Every legal set, trick winner, settlement and weak-hand score of 250 random
     two-deck deals of the reference engine, recomputed by the kernels on card kinds."""
-    from mighty_sim.differential import check_deals
+    from mighty_sim.verify.differential import check_deals
 
     profile = load_profile(name)
     report = check_deals(profile, seed=21, start=0, count=250)
@@ -431,8 +427,8 @@ def test_rule_kernels_match_the_reference_decision_by_decision(name: str) -> Non
 
 
 def test_the_oracle_answers_for_two_decks() -> None:
-    from mighty_sim import oracle
-    from mighty_sim.cards import parse_cards
+    from mighty_sim.engine import oracle
+    from mighty_sim.rules.cards import parse_cards
 
     assert oracle.trick_winner(P6, ["KC", "JK", "JK", "AS", "AS", "2C"], trump="H",
                                trick_no=4) == 3  # Mighty A S, the first copy

@@ -1,6 +1,64 @@
 """Numba kernels, kept apart from the public API.
 
 Kernels accept only NumPy arrays and Numba-compatible scalars, are ``@njit(cache=True)``
-and named ``*_nb``. The public functions in :mod:`mighty_sim.oracle` validate their
-arguments, compile the profile (:func:`params.compile_profile`) and call a kernel.
+(the ``njit`` of :mod:`._jit`) and named ``*_nb``. The public functions in
+:mod:`mighty_sim.engine` validate their arguments, compile the profile
+(:func:`params.compile_profile`) and call a kernel once per batch.
+
+Importing this package has no effect; importing a kernel module (through :mod:`._jit`)
+points Numba's compile cache at :func:`cache_dir`.
 """
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from pathlib import Path
+
+_HERE = Path(__file__).resolve().parent
+
+
+def sources_key() -> str:
+    """A key that changes whenever a kernel source file changes.
+
+    Numba's cache notices edits to a function's own file but not to a helper it calls in
+    another file, so the cache lives in a folder named after all kernel sources at once.
+
+    >>> len(sources_key())
+    12
+    """
+    h = hashlib.sha256()
+    for f in sorted(_HERE.glob("*.py")):
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()[:12]
+
+
+def cache_root() -> Path:
+    """The folder of the compile caches: ``.numba_cache`` in a source checkout, else
+    ``~/.cache/mighty_sim/numba``."""
+    checkout = _HERE.parents[2]
+    if (checkout / "pyproject.toml").exists():
+        return checkout / ".numba_cache"
+    return Path.home() / ".cache" / "mighty_sim" / "numba"
+
+
+def cache_dir() -> Path:
+    """Numba's compile cache for these kernel sources: ``NUMBA_CACHE_DIR`` when the user
+    set it, else a folder of :func:`cache_root` named by :func:`sources_key`."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return Path(os.environ["NUMBA_CACHE_DIR"])
+    return cache_root() / sources_key()
+
+
+def prune_stale_caches() -> list[Path]:
+    """Remove the caches of other kernel sources from :func:`cache_root` (what
+    ``mighty-sim compile`` does before it builds); returns what was removed."""
+    if os.environ.get("NUMBA_CACHE_DIR") or not cache_root().is_dir():
+        return []
+    keep = cache_dir()
+    stale = [d for d in cache_root().iterdir() if d.is_dir() and d != keep]
+    for d in stale:
+        shutil.rmtree(d, ignore_errors=True)
+    return stale

@@ -9,8 +9,8 @@ in S H D C NT order) so that a random choice by index matches it.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ._jit import njit
 from .params import (
     P_COST_NT,
     P_COST_SUIT,

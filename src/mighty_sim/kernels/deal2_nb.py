@@ -10,8 +10,8 @@ for each plane-0 column ``c``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ._jit import njit
 from .deal_nb import record_declarer_nb, run_auction_nb, write_result_nb
 from .layout import N_U, POLICY_RANDOM, U_BLIND, U_DISCARDS
 from .params import (
@@ -26,14 +26,7 @@ from .params import (
     P_WEAK_JOKER_Q,
     RAISE_RANK_GAP,
 )
-from .play2_nb import (
-    H2_PLANE1,
-    PLANE,
-    copy_of_nb,
-    fold_nb,
-    play2_until_nb,
-    start_play2_nb,
-)
+from .play2_nb import H2_PLANE1, PLANE, copy_of_nb, fold_nb, play2_until_nb, start_play2_nb
 from .policy_nb import (
     blind_raise_decide_nb,
     contract_decide_nb,
@@ -42,13 +35,7 @@ from .policy_nb import (
     least_wanted_nb,
 )
 from .rng_nb import below_nb
-from .rules_nb import (
-    JOKER_BIT,
-    NO_TRUMP,
-    bit_nb,
-    popcount_nb,
-    weak_score_q_nb,
-)
+from .rules_nb import JOKER_BIT, NO_TRUMP, bit_nb, popcount_nb, weak_score_q_nb
 
 _JOKER2 = np.uint64(1 << (JOKER_BIT + 1))
 

@@ -11,8 +11,8 @@ redeal being a row too); the column layout is given by the ``R_*``, ``U_*``, ``F
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ._jit import njit
 from .auction_nb import beats_nb
 from .layout import (
     F_STRENGTH,

@@ -10,8 +10,8 @@ seed and the game number, never on batch or worker.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ._jit import njit
 from .borrow_nb import borrow
 from .deal2_nb import play_attempt2_nb
 from .deal_nb import play_attempt_nb

@@ -2,7 +2,7 @@
 
 Plain ints that the kernels fold into constants and that the Python side (the engine,
 the dataset writer, analyses) reads the result arrays with. Kept apart from the kernels
-so that a process which runs an ahead-of-time compiled kernel (:mod:`mighty_sim.aot`)
+so that a process which runs an ahead-of-time compiled kernel (:mod:`mighty_sim.engine.aot`)
 never imports Numba.
 
 >>> N_R, N_T, POLICY_NAMES[POLICY_HEURISTIC]

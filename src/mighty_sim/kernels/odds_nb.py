@@ -9,8 +9,8 @@ follow as in a simulated deal (:func:`deal_nb.play_contract_nb`), the contract k
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
 
+from ._jit import njit, prange
 from .borrow_nb import borrow
 from .deal_nb import play_contract_nb
 from .layout import N_T

@@ -5,7 +5,7 @@ array, named by the ``P_*`` constants below (plain ints, which Numba folds into
 constants). Trick sets are bitmasks over trick numbers (bit t = trick t, from 1).
 Weak-hand weights are stored in quarter units, the friend share in thousandths.
 
->>> from mighty_sim.profile import load_profile
+>>> from mighty_sim.rules.profile import load_profile
 >>> params = compile_profile(load_profile("standard"))
 >>> int(params[P_PLAYERS]), int(params[P_MIGHTY]), int(params[P_HUNTER])
 (5, 12, 40)
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import parse_card
-from ..profile import RuleProfile
+from ..rules.cards import parse_card
+from ..rules.profile import RuleProfile
 
 (
     P_PLAYERS,

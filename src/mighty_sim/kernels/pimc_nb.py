@@ -28,8 +28,8 @@ world and move, ``[PP_NOISE]`` the rollout players' random-card probability.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ._jit import njit
 from .layout import MAX_PLAYERS, N_T, POLICY_HEURISTIC, PP_NOISE, PP_ROLLOUTS, PP_WORLDS
 from .params import (
     FRIEND_KIND_FRIEND,

@@ -1,7 +1,7 @@
 """The play of a two-deck deal (RULES.md s.4): the state machine of :mod:`.play_nb` with
 hands in two planes.
 
-A physical card is ``plane * 64 + bit`` (:mod:`mighty_sim.cards`; each deck's jokers at
+A physical card is ``plane * 64 + bit`` (:mod:`mighty_sim.rules.cards`; each deck's jokers at
 bits 52 and 53). The rules and the policies see card *kinds* (the one-deck bit, 52 for
 every joker): a hand is folded to its kinds, the trick's cards are kept as kinds beside
 the physical ones, and a policy's chosen kind is played as its lowest copy in the hand.
@@ -22,8 +22,8 @@ State, all preallocated by the caller:
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ._jit import njit
 from .layout import MAX_PLAYERS
 from .params import (
     FRIEND_KIND_FRIEND,
@@ -59,12 +59,7 @@ from .play_nb import (
     partners_of_nb,
 )
 from .policy_nb import has_nb, lowest_card_nb, play_decide_nb
-from .rules_nb import (
-    JOKER_BIT,
-    bit_nb,
-    in_tricks_nb,
-    legal_plays_nb,
-)
+from .rules_nb import JOKER_BIT, bit_nb, in_tricks_nb, legal_plays_nb
 
 H2_PLANE1 = MAX_PLAYERS
 H2_SEEN = 2 * MAX_PLAYERS

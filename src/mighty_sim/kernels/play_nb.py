@@ -20,8 +20,8 @@ is to play, which then decides and plays with ``apply_play_nb``; the deal is ove
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ._jit import njit
 from .layout import (
     MAX_PLAYERS,
     POLICY_PIMC,

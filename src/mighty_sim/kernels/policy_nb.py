@@ -30,8 +30,8 @@ Policy parameters per seat: ``pp[0]`` = aggressiveness (points added to its bid 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ._jit import njit
 from .auction_nb import (
     kth_legal_bid_nb,
     kth_other_contract_nb,

@@ -1,4 +1,4 @@
-"""splitmix64 streams under Numba: the same arithmetic as :mod:`mighty_sim.rng`.
+"""splitmix64 streams under Numba: the same arithmetic as :mod:`mighty_sim.reference.rng`.
 
 A stream is a one-element ``ndarray(uint64)`` holding its state, so helpers can advance
 it in place.
@@ -7,7 +7,8 @@ it in place.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from ._jit import njit
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _C1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -4,7 +4,7 @@ Source: RULES.md sections 2.2 (weak hand), 2.4 (play), 2.5 (scoring), with the s
 section 5 read from the compiled profile (:mod:`mighty_sim.kernels.params`); there is no
 code path per profile name.
 
-Conventions (card layout in :mod:`mighty_sim.cards`):
+Conventions (card layout in :mod:`mighty_sim.rules.cards`):
 
 - ``hand``: ``uint64`` mask; a card is a bit index ``0..52`` (``52`` = joker).
 - ``played``: ``ndarray(int64, ndim=1)``, card bit indices of the current trick in play
@@ -20,8 +20,8 @@ These kernels cover the one-deck profiles; the two-deck profiles keep a second p
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ._jit import njit
 from .params import (
     FRIEND_KIND_FRIEND,
     FRIEND_KIND_OPEN_SOLO,

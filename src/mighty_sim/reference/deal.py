@@ -2,13 +2,13 @@
 friend call, ten tricks, settlement.
 
 Source: RULES.md section 2 (``standard``); sections 2.2-2.5 are cited at each step.
-With two decks (s.4) hands and tricks hold physical cards (:mod:`mighty_sim.cards`); the
+With two decks (s.4) hands and tricks hold physical cards (:mod:`mighty_sim.rules.cards`); the
 rules are asked about their kinds, and the friend is the first other player to play a copy
 of the called card.
 Every action comes in three (after pokerkit): ``verify_x`` raises :class:`RuleError` with
 a reason, ``can_x`` answers, ``x`` acts and returns a frozen record.
 
->>> from mighty_sim.profile import load_profile
+>>> from mighty_sim.rules.profile import load_profile
 >>> deal = Deal(load_profile("standard"), dealer=0, first_bidder=0, deck=tuple(range(53)))
 >>> deal.phase, deal.turn, len(deal.hands)
 ('auction', 0, 5)
@@ -22,8 +22,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Literal
 
-from ..cards import JOKER_BIT, SUITS, card_name, copies, fold, kind_of, unfold
-from ..profile import TRUMPS, RuleProfile
+from ..rules.cards import JOKER_BIT, SUITS, card_name, cards_of, copies, fold, kind_of, unfold
+from ..rules.profile import TRUMPS, RuleProfile
 from . import rules
 from .records import (
     Action,
@@ -80,7 +80,7 @@ class Deal:
     def __init__(
         self, profile: RuleProfile, *, dealer: int, first_bidder: int, deck: Sequence[int]
     ) -> None:
-        if sorted(deck) != rules.cards_of(profile.card_mask):
+        if sorted(deck) != cards_of(profile.card_mask):
             raise ValueError("deck: must hold each card of the profile's deck once")
         self.profile = profile
         self.n = profile.players

@@ -2,7 +2,7 @@
 
 Source: RULES.md sections 2.1 (dealer), 2.2 (first bidder, redeals) and 2.6 (ledger).
 
->>> from mighty_sim.profile import load_profile
+>>> from mighty_sim.rules.profile import load_profile
 >>> from mighty_sim.reference.players import RandomPlayer
 >>> profile = load_profile("standard")
 >>> record = play_deal(profile, [RandomPlayer()] * 5, dealer=0, first_bidder=0,
@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..profile import RuleProfile
-from ..rng import DealStream, attempt_index, dealer_index
+from ..rules.cards import cards_of
+from ..rules.profile import RuleProfile
 from . import rules
 from .deal import Deal
 from .players import Player
@@ -39,11 +39,12 @@ from .records import (
     PlayView,
     WeakHandShown,
 )
+from .rng import DealStream, attempt_index, dealer_index
 
 
 def deck_order(profile: RuleProfile, stream: DealStream) -> list[int]:
     """A shuffled deck (card bit indices, top first) drawn from the deal's stream."""
-    return stream.shuffled(rules.cards_of(profile.card_mask))
+    return stream.shuffled(cards_of(profile.card_mask))
 
 
 def auction_view(deal: Deal, seat: int) -> AuctionView:

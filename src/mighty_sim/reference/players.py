@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from ..cards import JOKER_BIT, SUITS, kind_of
-from ..rng import DealStream
+from ..rules.cards import JOKER_BIT, SUITS, cards_of, kind_of
 from .records import (
     AuctionAction,
     AuctionView,
@@ -23,7 +22,7 @@ from .records import (
     PlayView,
     WeakHandShown,
 )
-from .rules import cards_of
+from .rng import DealStream
 
 
 class Player(Protocol):

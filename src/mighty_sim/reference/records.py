@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from ..cards import format_cards
+from ..rules.cards import format_cards
 
 Outcome = Literal["played", "all-pass", "weak-redeal"]
 FriendKind = Literal["friend", "open-solo", "secret-solo"]

@@ -5,7 +5,7 @@ sections 3 and 4 where a switch already covers them. This module is deliberately
 differently from :mod:`mighty_sim.kernels.rules_nb` (lists of cards and sets, exact
 fractions) so that the differential tests compare two independent readings of the text.
 
-Cards are bit indices (see :mod:`mighty_sim.cards`); hands are masks; ``trump`` is
+Cards are bit indices (see :mod:`mighty_sim.rules.cards`); hands are masks; ``trump`` is
 ``"S" "H" "D" "C"`` or ``"NT"``. The play rules see card kinds: with two decks the deal
 folds a hand to its kinds and a trick to its cards' kinds (RULES.md s.4), and the order of
 play settles which of two identical cards wins.
@@ -16,17 +16,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..cards import (
+from ..rules.cards import (
     JOKER_BIT,
     N_RANKS,
     POINT_RANKS,
     SUITS,
+    cards_of,
     kind_of,
     parse_card,
     rank_of,
     suit_of,
 )
-from ..profile import RuleProfile
+from ..rules.profile import RuleProfile
 
 HONOR_RANK_NAMES = ("J", "Q", "K", "A")
 
@@ -45,16 +46,6 @@ def hunter_card(profile: RuleProfile, trump: str) -> int | None:
     """The hunter's bit index (3 C, or its alternative when clubs are trump), if any."""
     h = profile.hunter_for(trump)
     return card_index(h) if h else None
-
-
-def cards_of(mask: int) -> list[int]:
-    """Bit indices in a mask, low to high."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def is_trump(card: int, trump: str) -> bool:

@@ -5,7 +5,7 @@ Importing Numba and loading a kernel from its cache costs a process about a seco
 typing and lowering tables at the first call), which is most of a small run.
 ``mighty-sim compile`` (run by ``make``) builds :func:`~mighty_sim.kernels.games_nb.
 play_games_nb` with ``numba.pycc`` into an extension module that needs NumPy only;
-:func:`mighty_sim.engine.play_batch` uses it whenever one matches the kernel sources,
+:func:`mighty_sim.engine.batch.play_batch` uses it whenever one matches the kernel sources,
 the Numba, NumPy and Python versions and this CPU, and otherwise the JIT kernel, which
 gives the same rows (``tests/test_aot.py`` compares them for every built-in profile).
 
@@ -33,7 +33,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from . import _kernel_sources_key
+from ..kernels import cache_dir, sources_key
 
 # play_games_nb's arguments (see its docstring): seed, game_start, n_games, ledger,
 # target, policies, pp, params, deck_cards, record_tricks, ri, ru, rf, rw, rh, ti
@@ -60,7 +60,7 @@ def _cpu() -> str:
 def kernel_key() -> str:
     """What the compiled module depends on, hashed: the kernel sources, the Numba, NumPy
     and Python versions, the platform and the CPU."""
-    h = hashlib.sha256(_kernel_sources_key().encode())
+    h = hashlib.sha256(sources_key().encode())
     for dist in ("numba", "llvmlite", "numpy"):
         h.update(f"{dist}={metadata.version(dist)}".encode())
     h.update(sys.version.encode())
@@ -75,10 +75,9 @@ def module_name() -> str:
 
 
 def aot_dir() -> Path:
-    """Where ``mighty-sim compile`` puts the module: in Numba's compile cache folder,
-    which the package sets on import (the user's, or one per version of the kernel
-    sources)."""
-    return Path(os.environ["NUMBA_CACHE_DIR"]) / "aot"
+    """Where ``mighty-sim compile`` puts the module: in Numba's compile cache folder
+    (the user's, or one per version of the kernel sources)."""
+    return cache_dir() / "aot"
 
 
 def module_path(folder: Path | None = None) -> Path:
@@ -135,7 +134,7 @@ def build(folder: Path | None = None) -> Path:
         warnings.simplefilter("ignore")
         from numba.pycc.cc import CC
 
-        from .kernels.games_nb import play_games_nb
+        from ..kernels.games_nb import play_games_nb
 
         with tempfile.TemporaryDirectory(dir=folder, prefix=".build-") as tmp:
             cc = CC(module_name())  # type: ignore[no-untyped-call]
@@ -160,6 +159,6 @@ def games_kernel() -> Any:
     kernel = load()
     if kernel is not None:
         return kernel
-    from .kernels.games_nb import play_games_nb
+    from ..kernels.games_nb import play_games_nb
 
     return play_games_nb

@@ -21,9 +21,8 @@ try:  # the kernel caller that pyarrow.compute re-exports, without its 0.1 s imp
 except ImportError:  # pragma: no cover (a pyarrow that moved it)
     from pyarrow.compute import call_function
 
-from .cards import SUITS, card_name
-from .engine import Batch
-from .kernels.layout import (
+from ..engine.batch import Batch
+from ..kernels.layout import (
     F_STRENGTH,
     N_U,
     R_ATTEMPT,
@@ -63,8 +62,9 @@ from .kernels.layout import (
     U_BLIND,
     U_DISCARDS,
 )
-from .kernels.params import FRIEND_KINDS, FRIEND_MODES
-from .profile import TRUMPS
+from ..kernels.params import FRIEND_KINDS, FRIEND_MODES
+from ..rules.cards import SUITS, card_name
+from ..rules.profile import TRUMPS
 
 SCHEMA_VERSION = 1
 OUTCOMES = ("played", "all-pass", "weak-redeal")

@@ -17,9 +17,9 @@ from typing import Any
 
 import click
 
-from .cards import format_cards, parse_cards
-from .profile import BUILTIN_PROFILES, load_profile
-from .shards import SHARD_GAMES, balanced_shard_games
+from ..dataset.shards import SHARD_GAMES, balanced_shard_games
+from ..rules.cards import format_cards, parse_cards
+from ..rules.profile import BUILTIN_PROFILES, load_profile
 
 
 class _Interrupted(click.ClickException):
@@ -112,9 +112,9 @@ def run() -> None:
     semaphores and files that Python's exit functions release). Arrow allocates with the C
     library's malloc here, as in the worker processes (see ``runner._workers_use_malloc``),
     unless the user chose an allocator, and malloc keeps a fixed mmap threshold, as the
-    workers' does (:mod:`mighty_sim.heap`), unless the user set one.
+    workers' does (:mod:`mighty_sim.dataset.heap`), unless the user set one.
     """
-    from .heap import WORKER_MALLOC_ENV, fix_mmap_threshold
+    from ..dataset.heap import WORKER_MALLOC_ENV, fix_mmap_threshold
 
     pool = "ARROW_DEFAULT_MEMORY_POOL"
     os.environ.setdefault(pool, WORKER_MALLOC_ENV[pool])
@@ -177,7 +177,7 @@ def verify(profile: str, deals: int, seed: int, workers: int) -> None:
     Exits with code 1 if any legal-play set, trick winner, settlement or weak-hand score
     differs.
     """
-    from .verify import run_differential
+    from ..verify.parallel import run_differential
 
     p = load_profile(profile)
     start = time.perf_counter()
@@ -258,9 +258,10 @@ def simulate(profile: str, deals: int, seed: int, workers: int, out: Path, playe
     worker can write.
     """
     p = load_profile(profile)  # before the kernels load: a bad profile is told at once
-    from .engine import parse_players
-    from .integrity import RUN_FILE, load_run
-    from .runner import RunConfig, run_simulation
+    from ..dataset.config import RunConfig
+    from ..dataset.integrity import RUN_FILE, load_run
+    from ..dataset.runner import run_simulation
+    from ..engine.players import parse_players
 
     specs = tuple(replace(s, aggressiveness=s.aggressiveness + aggressiveness) for s in
                   parse_players(players, p.players))
@@ -309,8 +310,11 @@ def compile_kernel(force: bool) -> None:
     after a kernel source changes, or with MIGHTY_SIM_AOT=0) runs use Numba's cached JIT
     compile and give the same rows.
     """
-    from . import aot
+    from ..engine import aot
+    from ..kernels import prune_stale_caches
 
+    for stale in prune_stale_caches():
+        click.echo(f"removed the compile cache of other kernel sources: {stale}")
     path = aot.module_path()
     if path.is_file() and not force:
         click.echo(f"up to date: {path}")
@@ -336,7 +340,7 @@ def show(dataset: Path, deal: int) -> None:
     Deal ids are the `deal_id` column of the deals table: game 3's first deal is
     3 * 65536 = 196608, its first redeal 196609.
     """
-    from .replay import describe_deal
+    from ..analysis.replay import describe_deal
 
     click.echo(describe_deal(dataset, deal))
 
@@ -351,7 +355,7 @@ def analyze(dataset: Path, fmt: str) -> None:
     JSON output is an object whose keys (bid_success, success_by_hand, redeal,
     weak_scores, score_variance) each hold a list of row objects.
     """
-    from .analysis import analyze_dataset
+    from ..analysis.tables import analyze_dataset
 
     tables = analyze_dataset(dataset)
     if fmt == "json":
@@ -361,7 +365,7 @@ def analyze(dataset: Path, fmt: str) -> None:
             click.echo(f"# {name}")
             click.echo(df.write_csv(), nl=False)
     else:
-        from .report import print_tables
+        from ..analysis.report import print_tables
 
         print_tables(tables)
 
@@ -372,7 +376,7 @@ def analyze(dataset: Path, fmt: str) -> None:
               help="Folder for report.md and its pictures.")
 def report(dataset: Path, out: Path) -> None:
     """Write report.md and report.html with pictures (matplotlib) of DATASET into OUT."""
-    from .report import write_report
+    from ..analysis.report import write_report
 
     click.echo(f"wrote {write_report(dataset, out)}")
 
@@ -400,8 +404,8 @@ def compare(datasets: tuple[Path, ...], profiles: tuple[str, ...], deals: int, s
     numbers) and each headline metric's difference to the first profile is given with a
     95% interval of the paired per-game differences.
     """
-    from .compare import compare_datasets, compare_profiles
-    from .engine import parse_players
+    from ..analysis.compare import compare_datasets, compare_profiles
+    from ..engine.players import parse_players
 
     if datasets and profiles:
         raise ValueError("give either two datasets or --profile options, not both")
@@ -420,7 +424,7 @@ def compare(datasets: tuple[Path, ...], profiles: tuple[str, ...], deals: int, s
     elif fmt == "csv":
         click.echo(df.write_csv(), nl=False)
     else:
-        from .report import print_tables
+        from ..analysis.report import print_tables
 
         print_tables({"comparison": df.drop("meaning", "pairing")})
         click.echo(f"intervals: {df['pairing'][0]}")
@@ -450,8 +454,8 @@ def odds(hand: str, blind: str, profile: str, samples: int, seed: int, players: 
     owner declaring each trump and NT; every bid from the minimum to the maximum is
     scored on the same deals.
     """
-    from .engine import parse_players
-    from .odds import hand_odds
+    from ..analysis.odds import hand_odds
+    from ..engine.players import parse_players
 
     p = load_profile(profile)
     if "," not in players and players.strip().startswith("pimc"):  # PIMC declares, the
@@ -468,7 +472,7 @@ def odds(hand: str, blind: str, profile: str, samples: int, seed: int, players: 
         return
     import polars as pl
 
-    from .report import print_tables
+    from ..analysis.report import print_tables
 
     df = pl.DataFrame(table).filter(pl.col("p_success") > 0)
     print_tables({f"odds for {format_cards(parse_cards(hand))} ({samples:,} deals a strain)":
@@ -499,7 +503,7 @@ def duel(players: tuple[str, ...], deals: int, seed: int, field: str, profile: s
          fmt: str) -> None:
     """Duplicate match: A and B each take every seat on the same deals against the same
     field; the mean payout difference per deal with a 95% interval."""
-    from .duel import duel as run_duel
+    from ..analysis.duel import duel as run_duel
 
     if len(players) != 2:
         raise ValueError("duel takes exactly two --players (A and B)")

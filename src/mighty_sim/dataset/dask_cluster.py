@@ -30,8 +30,8 @@ def check_dask() -> None:
 
 
 def _warm(config_dict: dict[str, Any]) -> bool:
-    from .engine import play_batch
-    from .runner import RunConfig
+    from ..engine.batch import play_batch
+    from .config import RunConfig
 
     config = RunConfig.from_dict(config_dict)
     play_batch(config.profile, seed=config.seed, game_start=0, games=1, players=config.players)
@@ -82,7 +82,8 @@ def run_shards_dask(
     completes."""
     from distributed import as_completed
 
-    from .runner import RunConfig, write_shard
+    from .config import RunConfig
+    from .writer import write_shard
 
     config = RunConfig.from_dict(config_dict)
     client.run(_warm, config_dict)  # each worker loads or compiles the kernels once

@@ -16,12 +16,13 @@ from pathlib import Path
 
 import polars as pl
 
-from .analysis import scan_deals
-from .dataset import deals_table
-from .engine import PlayerSpec, play_batch
-from .integrity import open_run
-from .profile import RuleProfile
+from ..dataset.integrity import open_run
+from ..dataset.schema import deals_table
+from ..engine.batch import play_batch
+from ..engine.players import PlayerSpec
+from ..rules.profile import RuleProfile
 from .stats import Z95
+from .tables import scan_deals
 
 METRICS = {
     "success_rate": "share of played deals the declarer made",
@@ -107,7 +108,7 @@ def check_comparable(a: RuleProfile, b: RuleProfile, *, what: str = "profiles") 
     """ValueError unless the headline metrics mean the same under both profiles: the
     same number of players, the same bid unit and the same points in the deck.
 
-    >>> from mighty_sim.profile import load_profile
+    >>> from mighty_sim.rules.profile import load_profile
     >>> check_comparable(load_profile("standard"), load_profile("ucla-5p"))
     Traceback (most recent call last):
     ...

@@ -21,17 +21,17 @@ from fractions import Fraction
 
 import numpy as np
 
-from .cards import PLANE_BITS, SUITS, fold, kind_of
-from .counts import Counts
-from .kernels import rules_nb
-from .kernels.deal2_nb import weak_score2_batch_nb
-from .kernels.params import FRIEND_KINDS, compile_profile
-from .profile import TRUMPS, RuleProfile, load_profile
-from .reference.game import play_deal
-from .reference.players import RandomPlayer
-from .reference.records import DealRecord, PlayView
-from .reference.rules import point_count, weak_hand_score
-from .rng import DealStream
+from ..dataset.counts import Counts
+from ..kernels import rules_nb
+from ..kernels.deal2_nb import weak_score2_batch_nb
+from ..kernels.params import FRIEND_KINDS, compile_profile
+from ..reference.game import play_deal
+from ..reference.players import RandomPlayer
+from ..reference.records import DealRecord, PlayView
+from ..reference.rng import DealStream
+from ..reference.rules import point_count, weak_hand_score
+from ..rules.cards import PLANE_BITS, SUITS, fold, kind_of
+from ..rules.profile import TRUMPS, RuleProfile, load_profile
 
 
 @dataclass

@@ -8,7 +8,7 @@ mean over games is reported with a 95% interval, and the same for the games wher
 seat declared with either player (A and B bid alike when they differ only in play, as
 ``pimc`` and ``heuristic`` do).
 
->>> from mighty_sim.profile import load_profile
+>>> from mighty_sim.rules.profile import load_profile
 >>> r = duel(load_profile("standard"), "heuristic", "random", deals=400, seed=1)
 >>> r["mean_difference"] > 0 and r["ci_low"] > 0   # the heuristic beats random play
 True
@@ -21,9 +21,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .engine import PlayerSpec, parse_player, play_batch
-from .kernels.layout import R_DECLARER, R_GAME, R_OUTCOME
-from .profile import RuleProfile
+from ..engine.batch import play_batch
+from ..engine.players import PlayerSpec, parse_player
+from ..kernels.layout import R_DECLARER, R_GAME, R_OUTCOME
+from ..rules.profile import RuleProfile
 from .stats import Z95
 
 

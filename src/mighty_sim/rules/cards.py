@@ -12,7 +12,7 @@ with suits in the order ``S H D C`` (suit index 0..3) and ranks from low to high
 ``AD`` bit 38 and ``JK`` bit 52. A hand is the OR of its cards' bits and fits in 53 bits
 (a ``uint64`` in the kernels).
 
-Two decks (RULES.md section 4, :attr:`mighty_sim.profile.RuleProfile.deck_copies` = 2): a
+Two decks (RULES.md section 4, :attr:`mighty_sim.rules.profile.RuleProfile.deck_copies` = 2): a
 physical card is ``plane * 64 + bit``, where ``plane`` 0 or 1 is the deck it comes from and
 ``bit`` is as above, except that each deck brings two jokers, at bits 52 and 53. A two-deck
 hand is then one 118-bit Python integer (two ``uint64`` "planes" in the kernels). The rules
@@ -199,6 +199,20 @@ def card_name(bit: int) -> str:
     if not 0 <= bit < JOKER_BIT:
         raise ValueError(f"not a card bit: {bit}")
     return RANKS[bit % N_RANKS] + SUITS[bit // N_RANKS]
+
+
+def cards_of(mask: int) -> list[int]:
+    """Bit indices in a mask of any width (two-deck physical cards included), low to high.
+
+    >>> cards_of(parse_cards("2S AS JK"))
+    [0, 12, 52]
+    """
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def iter_bits(mask: int) -> Iterator[int]:

@@ -14,14 +14,15 @@ import polars as pl
 from rich.console import Console
 from rich.table import Table
 
-from .cards import card_name, format_cards, parse_cards, points_in
-from .engine import parse_players
-from .oracle import legal_plays, settle, trick_winner, weak_hand_score
-from .profile import load_profile
-from .reference import RandomPlayer, play_ledger
-from .runner import RunConfig, run_simulation
-from .verify import run_differential
-from .weak import weak_hand_probability
+from ..dataset.config import RunConfig
+from ..dataset.runner import run_simulation
+from ..engine.oracle import legal_plays, settle, trick_winner, weak_hand_score
+from ..engine.players import parse_players
+from ..reference import RandomPlayer, play_ledger
+from ..rules.cards import card_name, format_cards, parse_cards, points_in
+from ..rules.profile import load_profile
+from ..rules.weak import weak_hand_probability
+from ..verify.parallel import run_differential
 
 
 def run_demo(

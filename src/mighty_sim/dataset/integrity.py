@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .config import RunConfig
+
 RUN_FILE = "_run.json"
 TABLES = ("deals", "tricks")
 SHARD_FILE = "part-0.parquet"
@@ -55,7 +57,7 @@ class RunState:
     """What a dataset folder holds: its configuration, its status and its shards."""
 
     path: Path
-    config: Any  # a runner.RunConfig (typed loosely: the runner imports this module)
+    config: RunConfig
     status: str
     missing: tuple[int, ...]
     """Shards with a table file not there."""
@@ -102,9 +104,8 @@ def shard_is_healthy(path: Path, fingerprint: str, seed: int) -> bool:
             and meta.get(b"mighty_sim.seed") == str(seed).encode())
 
 
-def _config(dataset: Path) -> tuple[Any, dict[str, Any]]:
-    """The run's configuration (a ``runner.RunConfig``) and its run file's contents."""
-    from .runner import RunConfig
+def _config(dataset: Path) -> tuple[RunConfig, dict[str, Any]]:
+    """The run's configuration and its run file's contents."""
 
     if not dataset.is_dir():
         raise ValueError(f"{dataset}: no such folder")
@@ -118,8 +119,8 @@ def _config(dataset: Path) -> tuple[Any, dict[str, Any]]:
                          "file this version can read") from None
 
 
-def load_run(dataset: Path) -> Any:
-    """The configuration (a ``runner.RunConfig``) a dataset was made with; ValueError
+def load_run(dataset: Path) -> RunConfig:
+    """The configuration a dataset was made with; ValueError
     naming the file when there is no readable run."""
     return _config(dataset)[0]
 

@@ -5,7 +5,7 @@ tens, the rest). The number of hands with a given score is a product of binomial
 how many cards of each category the hand holds, so the exact probability that a hand
 qualifies is a short sum, for any profile's deck and scale.
 
->>> from mighty_sim.profile import load_profile
+>>> from mighty_sim.rules.profile import load_profile
 >>> weak_hand_probability(load_profile("standard"))
 Fraction(18990476, 443161355)
 """
@@ -62,7 +62,7 @@ def weak_deal_probability(profile: RuleProfile) -> Fraction:
     (-1)^(k+1) C(n, k) P(k given hands all qualify), the last term by dynamic programming
     over the cards each qualifying hand takes from each category.
 
-    >>> from mighty_sim.profile import load_profile
+    >>> from mighty_sim.rules.profile import load_profile
     >>> p = weak_deal_probability(load_profile("standard"))
     >>> 0.20 < float(p) < 0.22
     True

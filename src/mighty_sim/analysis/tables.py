@@ -19,15 +19,15 @@ from pathlib import Path
 
 import polars as pl
 
-from .integrity import open_run
-from .profile import RuleProfile
+from ..dataset.integrity import open_run
+from ..rules.profile import RuleProfile
+from ..rules.weak import weak_deal_probability, weak_hand_probability
 from .stats import Z95, wilson_interval
-from .weak import weak_deal_probability, weak_hand_probability
 
 
 def scan_deals(dataset: Path) -> pl.LazyFrame:
     """The ``deals`` table of a dataset as a lazy scan of its shard files, once
-    :func:`~mighty_sim.integrity.open_run` has found the run complete and every file
+    :func:`~mighty_sim.dataset.integrity.open_run` has found the run complete and every file
     healthy (ValueError naming the file otherwise)."""
     files = open_run(dataset).files("deals")
     return pl.scan_parquet(files, hive_partitioning=True)

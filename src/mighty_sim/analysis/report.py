@@ -66,8 +66,8 @@ def write_report(dataset: Path, out: Path) -> Path:
     os.environ.setdefault("MPLBACKEND", "Agg")
     import matplotlib.pyplot as plt
 
-    from .analysis import analyze_dataset, scan_deals
-    from .integrity import load_run
+    from ..dataset.integrity import load_run
+    from .tables import analyze_dataset, scan_deals
 
     config = load_run(dataset)
     tables = analyze_dataset(dataset)

@@ -12,10 +12,10 @@ from typing import Any
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from .cards import PLANE_BITS, format_cards
-from .dataset import deals_table, tricks_table
-from .engine import play_batch
-from .integrity import inspect_run, shard_path
+from ..dataset.integrity import inspect_run, shard_path
+from ..dataset.schema import deals_table, tricks_table
+from ..engine.batch import play_batch
+from ..rules.cards import PLANE_BITS, format_cards
 
 
 def _cards(row: dict[str, Any], column: str, seat: int | None = None) -> int:

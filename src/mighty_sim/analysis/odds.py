@@ -8,8 +8,8 @@ The declarer side's points do not depend on the bid (the contract is kept as dec
 so one set of deals per strain answers every bid of that strain: for each contract, the
 success probability with a 95% Wilson interval and the expected payout to the declarer.
 
->>> from mighty_sim.cards import parse_cards
->>> from mighty_sim.profile import load_profile
+>>> from mighty_sim.rules.cards import parse_cards
+>>> from mighty_sim.rules.profile import load_profile
 >>> table = hand_odds(load_profile("standard"), parse_cards("AS JK AH KH QH JH 10H AD AC 2S"),
 ...                   samples=300)
 >>> hearts_13 = next(r for r in table if r["trump"] == "H" and r["bid"] == 13)
@@ -21,14 +21,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cards import format_cards
-from .engine import PlayerSpec, check_supported, parse_players, policy_arrays
-from .kernels import rules_nb
-from .kernels.layout import N_F, N_R, N_U, R_FRIEND_KIND, R_POINTS
-from .kernels.odds_nb import odds_strains_nb
-from .kernels.params import compile_profile
-from .profile import TRUMPS, RuleProfile
-from .reference.rules import cards_of
+from ..engine.batch import policy_arrays
+from ..engine.players import PlayerSpec, check_supported, parse_players
+from ..kernels import rules_nb
+from ..kernels.layout import N_F, N_R, N_U, R_FRIEND_KIND, R_POINTS
+from ..kernels.odds_nb import odds_strains_nb
+from ..kernels.params import compile_profile
+from ..rules.cards import cards_of, format_cards
+from ..rules.profile import TRUMPS, RuleProfile
 from .stats import wilson_interval
 
 

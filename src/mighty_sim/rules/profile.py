@@ -213,10 +213,10 @@ class RuleProfile:
 
     @property
     def card_mask(self) -> int:
-        """Mask of the physical cards (:mod:`mighty_sim.cards`): the deck mask with one
+        """Mask of the physical cards (:mod:`mighty_sim.rules.cards`): the deck mask with one
         deck; with two, a card removed once loses its deck-1 copy.
 
-        >>> from mighty_sim.cards import format_cards
+        >>> from mighty_sim.rules.cards import format_cards
         >>> format_cards(load_profile("russian-8p").card_mask).count("2D")
         1
         """
@@ -243,7 +243,7 @@ class RuleProfile:
     def mighty_for(self, trump: str) -> int:
         """Single-card mask of Mighty under ``trump``.
 
-        >>> from mighty_sim.cards import format_cards
+        >>> from mighty_sim.rules.cards import format_cards
         >>> format_cards(load_profile("standard").mighty_for("S"))
         'AD'
         """

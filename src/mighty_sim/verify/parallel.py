@@ -1,6 +1,6 @@
 """Running the differential check over many deals, in chunks, on several processes.
 
-Each chunk is :func:`mighty_sim.differential.check_deals` on a contiguous range of deal
+Each chunk is :func:`mighty_sim.verify.differential.check_deals` on a contiguous range of deal
 indices, so the result does not depend on the number of workers. Workers start with
 ``spawn``.
 """
@@ -12,8 +12,8 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
+from ..rules.profile import RuleProfile
 from .differential import DiffReport, check_deals
-from .profile import RuleProfile
 
 CHUNK = 5_000
 
@@ -28,7 +28,7 @@ def run_differential(
 ) -> DiffReport:
     """Differential check of ``deals`` random deals; the merged report.
 
-    >>> from mighty_sim.profile import load_profile
+    >>> from mighty_sim.rules.profile import load_profile
     >>> run_differential(load_profile("standard"), deals=10, seed=3).mismatches
     0
     """

@@ -1,0 +1,170 @@
+"""Whole deals in Numba, batch by batch: the public face of :mod:`.kernels.games_nb`.
+
+:func:`play_batch` validates, allocates the output buffers and calls the kernel once per
+batch (again only if a batch outgrows its buffers); the result is a :class:`Batch` of
+NumPy columns that :mod:`mighty_sim.dataset.schema` turns into Arrow tables. The kernel
+is the ahead-of-time compiled module of :mod:`mighty_sim.engine.aot` when there is one,
+else the JIT dispatcher: the same code, the same rows; only the first has no Numba to load.
+
+>>> from mighty_sim.engine.players import parse_players
+>>> from mighty_sim.rules.profile import load_profile
+>>> batch = play_batch(load_profile("standard"), seed=1, game_start=0, games=100,
+...                    players=parse_players("heuristic", 5))
+>>> int((batch.ri[:, R_OUTCOME] == 0).sum())  # played deals: one per game
+100
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..dataset.shards import deals_per_game
+from ..kernels.layout import (
+    HISTORY,
+    MAX_PLAYERS,
+    N_F,
+    N_POLICY_PARAMS,
+    N_R,
+    N_T,
+    N_U,
+    POLICY_NAMES,
+    PP_NOISE,
+    PP_ROLLOUTS,
+    PP_WORLDS,
+    R_OUTCOME,
+)
+from ..kernels.params import compile_profile
+from ..rules.cards import cards_of
+from ..rules.profile import RuleProfile
+from .aot import games_kernel
+from .players import PlayerSpec, check_supported
+
+__all__ = ["Batch", "R_OUTCOME", "play_batch"]
+
+
+@dataclass
+class Batch:
+    """Output columns of a batch of games (see :mod:`.kernels.layout`)."""
+
+    ri: np.ndarray
+    ru: np.ndarray
+    rf: np.ndarray
+    rw: np.ndarray
+    rh: np.ndarray
+    ti: np.ndarray
+    games: int
+
+    @property
+    def rows(self) -> int:
+        """Dealt attempts in the batch."""
+        return int(self.ri.shape[0])
+
+
+def policy_arrays(players: tuple[PlayerSpec, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Kernel inputs for the seats' players: policy codes (MAX_PLAYERS,) int64 and
+    parameters (MAX_PLAYERS, N_POLICY_PARAMS) float64."""
+    policies = np.zeros(MAX_PLAYERS, np.int64)
+    pp = np.zeros((MAX_PLAYERS, N_POLICY_PARAMS), np.float64)
+    for s, spec in enumerate(players):
+        policies[s] = POLICY_NAMES.index(spec.policy)
+        pp[s, 0] = spec.aggressiveness
+        pp[s, PP_WORLDS] = spec.worlds
+        pp[s, PP_ROLLOUTS] = spec.rollouts
+        pp[s, PP_NOISE] = spec.noise
+    return policies, pp
+
+
+def deck_array(profile: RuleProfile) -> np.ndarray:
+    """The kernel's ``deck_cards``: the deck's cards low to high; with two decks, its
+    physical cards followed by the card kinds that may be called.
+
+    >>> from mighty_sim.rules.profile import load_profile
+    >>> len(deck_array(load_profile("standard"))), len(deck_array(load_profile("russian-8p")))
+    (53, 153)
+    """
+    cards = cards_of(profile.card_mask)
+    if profile.deck_copies == 2:
+        cards += cards_of(profile.deck_mask)
+    return np.array(cards, np.int64)
+
+
+
+
+def play_batch(
+    profile: RuleProfile,
+    *,
+    seed: int,
+    game_start: int,
+    games: int,
+    players: tuple[PlayerSpec, ...],
+    ledger: int = 1,
+    record_tricks: bool = False,
+    to_target: bool = False,
+) -> Batch:
+    """Play games ``game_start .. game_start+games-1`` of ``ledger`` deals each; with
+    ``to_target``, each game ends when a player's total reaches the profile's
+    ``ledger_target`` (after at most ``ledger`` deals)."""
+    check_supported(profile, players)
+    if len(players) != profile.players:
+        raise ValueError(f"players: need {profile.players}, got {len(players)}")
+    if games < 0 or ledger < 1 or game_start < 0:
+        raise ValueError("games, game_start must be >= 0 and ledger >= 1")
+    if to_target and profile.ledger_target <= 0:
+        raise ValueError(f"profile {profile.name}: no ledger_target to play to")
+    target = float(profile.ledger_target) if to_target else 0.0
+    params = compile_profile(profile)
+    deck_cards = deck_array(profile)
+    policies, pp = policy_arrays(players)
+    kernel = games_kernel()
+    parts: list[Batch] = []
+    done = 0
+    # rows a game: a first guess, then what the games so far took; a game that does not
+    # fit is left out by the kernel and played in the next call, with room to spare
+    per_game = deals_per_game(ledger, to_target) * 1.4 + 0.5
+    room = 256
+    while done < games or not parts:
+        todo = games - done
+        cap = max(int(todo * per_game) + 64, room)
+        tcap = cap * profile.tricks if record_tricks else 1
+        ri = np.zeros((cap, N_R), np.int64)
+        ru = np.zeros((cap, N_U * profile.deck_copies), np.uint64)
+        rf = np.zeros((cap, N_F), np.float64)
+        rw = np.zeros((cap, MAX_PLAYERS), np.int16)
+        rh = np.zeros((cap, HISTORY), np.int16)
+        ti = np.zeros((tcap, N_T), np.int64)
+        g, rows, trows = kernel(
+            np.uint64(seed), game_start + done, todo, ledger, target, policies, pp, params,
+            deck_cards, record_tricks, ri, ru, rf, rw, rh, ti,
+        )
+        if g == 0 and todo > 0:  # not even one game fitted
+            if cap > 4 * 60_000 * deals_per_game(ledger, to_target):
+                aggr = sorted({f"{p.aggressiveness:+g}" for p in players})
+                raise ValueError(f"game {game_start + done} did not end: its deals were "
+                                 "redealt 60,000 times in a row (all passed or a hand was "
+                                 f"shown weak every time; profile {profile.name}, "
+                                 f"aggressiveness {', '.join(aggr)})")
+            room = cap * 2
+            continue
+        if g:
+            per_game = max(per_game, rows / g * 1.1)
+        ti = ti[:trows]
+        parts.append(Batch(ri[:rows], ru[:rows], rf[:rows], rw[:rows], rh[:rows], ti, g))
+        done += g
+        if todo == 0:
+            break
+    if len(parts) == 1:
+        return parts[0]
+    offsets = np.cumsum([0] + [p.rows for p in parts[:-1]])
+    tis = []
+    for off, p in zip(offsets, parts, strict=True):
+        t = p.ti.copy()
+        t[:, 0] += off
+        tis.append(t)
+    return Batch(
+        np.concatenate([p.ri for p in parts]), np.concatenate([p.ru for p in parts]),
+        np.concatenate([p.rf for p in parts]), np.concatenate([p.rw for p in parts]),
+        np.concatenate([p.rh for p in parts]), np.concatenate(tis),
+        sum(p.games for p in parts),
+    )

@@ -1,0 +1,128 @@
+"""Who sits at the table: a seat's policy and its parameters, read from text such as
+``heuristic:1.5`` or ``pimc:worlds=40``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..kernels.layout import DEFAULT_WORLDS, POLICY_NAMES
+from ..rules.profile import RuleProfile
+
+AGGRESSIVENESS_LIMIT = 10.0
+"""The most points a player may add to or take from its bid ceiling. Far below -4 the
+heuristic players of some profiles pass almost every deal (standard at -8: no game ends
+within 60,000 redeals); a run with such players stops before it writes anything."""
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A seat's policy and its parameters (``worlds``, ``rollouts``, ``noise``: PIMC's)."""
+
+    policy: str = "heuristic"
+    aggressiveness: float = 0.0
+    worlds: int = DEFAULT_WORLDS
+    rollouts: int = 1
+    noise: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.aggressiveness)
+                and abs(self.aggressiveness) <= AGGRESSIVENESS_LIMIT):
+            raise ValueError(
+                f"aggressiveness: a player's total (its :AGGR plus --aggressiveness) must be "
+                f"a number from -{AGGRESSIVENESS_LIMIT:g} to {AGGRESSIVENESS_LIMIT:g}, "
+                f"got {self.aggressiveness:g}")
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain data, for a run's recorded configuration."""
+        out: dict[str, object] = {"policy": self.policy, "aggressiveness": self.aggressiveness}
+        if self.policy == "pimc":
+            out.update(worlds=self.worlds, rollouts=self.rollouts, noise=self.noise)
+        return out
+
+
+_PIMC_KEYS: dict[str, tuple[Callable[[str], float], float, float]] = {
+    "worlds": (int, 1, 10_000), "rollouts": (int, 1, 100), "noise": (float, 0.0, 1.0)}
+
+
+def parse_player(text: str) -> PlayerSpec:
+    """A player from ``policy[:option...]``: an option is a number (the aggressiveness,
+    points added to the bid ceiling) or ``aggr=``, and for ``pimc`` also ``worlds=``,
+    ``rollouts=``, ``noise=``.
+
+    >>> parse_player("heuristic:1.5")
+    PlayerSpec(policy='heuristic', aggressiveness=1.5, worlds=40, rollouts=1, noise=0.0)
+    >>> parse_player("pimc:worlds=40").worlds
+    40
+    >>> parse_player("random:worlds=4")
+    Traceback (most recent call last):
+    ...
+    ValueError: player 'random:worlds=4': worlds= is an option of pimc only
+    """
+    name, *opts = [part.strip() for part in text.strip().split(":")]
+    if name not in POLICY_NAMES:
+        raise ValueError(f"players: unknown policy {name!r} ({', '.join(POLICY_NAMES)})")
+    values: dict[str, float | int] = {}
+    for opt in opts:
+        key, eq, raw = opt.partition("=")
+        if not eq:
+            key, raw = "aggr", opt
+        key = key.strip()
+        kind: Callable[[str], float]
+        if key == "aggr":
+            kind, low, high = float, -AGGRESSIVENESS_LIMIT, AGGRESSIVENESS_LIMIT
+        elif key in _PIMC_KEYS:
+            if name != "pimc":
+                raise ValueError(f"player {text!r}: {key}= is an option of pimc only")
+            kind, low, high = _PIMC_KEYS[key]
+        else:
+            raise ValueError(f"player {text!r}: unknown option {key!r} "
+                             f"(aggr, {', '.join(_PIMC_KEYS)})")
+        try:
+            value = kind(raw)
+        except ValueError:
+            what = "aggressiveness" if key == "aggr" else key
+            raise ValueError(f"player {text!r}: {what} must be a number, got {raw!r}") from None
+        if not low <= value <= high:
+            raise ValueError(f"player {text!r}: {key} must be in {low}..{high}")
+        values[key] = value
+    return PlayerSpec(name, float(values.get("aggr", 0.0)),
+                      int(values.get("worlds", DEFAULT_WORLDS)), int(values.get("rollouts", 1)),
+                      float(values.get("noise", 0.0)))
+
+
+def parse_players(text: str, players: int) -> tuple[PlayerSpec, ...]:
+    """Seats' players from one player for every seat or a comma list, one per seat
+    (each as :func:`parse_player` reads it).
+
+    >>> [p.policy for p in parse_players("random,heuristic,random,pimc,random", 5)]
+    ['random', 'heuristic', 'random', 'pimc', 'random']
+    >>> parse_players("genius", 5)
+    Traceback (most recent call last):
+    ...
+    ValueError: players: unknown policy 'genius' (random, heuristic, pimc)
+    """
+    names = [t.strip() for t in text.split(",")]
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise ValueError(f"players: need 1 or {players} policies, got {len(names)}")
+    return tuple(parse_player(name) for name in names)
+
+
+def check_supported(profile: RuleProfile, players: tuple[PlayerSpec, ...] = ()) -> None:
+    """Raise ValueError unless the batch engine is verified for these rules and players.
+
+    Verified (against the reference engine deal by deal, and by scripted scenarios): every
+    profile with ``random`` and ``heuristic`` players; PIMC players with one deck.
+
+    >>> from mighty_sim.rules.profile import load_profile
+    >>> check_supported(load_profile("russian-6p"), parse_players("pimc", 6))
+    Traceback (most recent call last):
+    ...
+    ValueError: profile russian-6p: PIMC players play one-deck profiles only
+    """
+    if profile.deck_copies != 1 and any(p.policy == "pimc" for p in players):
+        raise ValueError(f"profile {profile.name}: PIMC players play one-deck profiles only")

@@ -1,0 +1,127 @@
+"""The package's shape: no import cycle, the fast path free of the reference engine, no
+import-time side effects."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import mighty_sim
+
+SRC = Path(mighty_sim.__file__).parent
+FAST_PATH = ("mighty_sim.engine", "mighty_sim.kernels", "mighty_sim.dataset",
+             "mighty_sim.analysis")
+
+
+def _module_name(path: Path) -> str:
+    parts = ("mighty_sim",) + path.relative_to(SRC).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Every module's imports of package modules, lazy ones (inside functions) included,
+    those only for type checkers left out."""
+    modules = {_module_name(p): p for p in SRC.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text())
+        typing_only = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If)
+                       and ast.unparse(node.test) == "TYPE_CHECKING"
+                       for n in ast.walk(node)}
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        found: set[str] = set()
+        for node in ast.walk(tree):
+            if id(node) in typing_only:
+                continue
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.split(".")
+                    base = base[: len(base) - node.level + 1]
+                    target = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    target = node.module or ""
+                for alias in node.names:
+                    full = f"{target}.{alias.name}"
+                    found.add(full if full in modules else target)
+            elif isinstance(node, ast.Import):
+                found.update(a.name for a in node.names)
+        graph[name] = {m for m in found if m in modules and m != name}
+    return graph
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)):
+            return found
+    return None
+
+
+def test_the_graph_sees_imports() -> None:
+    """The graph itself: a known edge of each kind is in it (so the tests below are not
+    vacuous)."""
+    graph = import_graph()
+    assert "mighty_sim.rules.profile" in graph["mighty_sim.dataset.config"]  # relative
+    assert "mighty_sim.dataset.runner" in graph["mighty_sim.cli.commands"]  # lazy
+    assert "mighty_sim.reference.rules" in graph["mighty_sim.verify.differential"]
+
+
+def test_no_import_cycle() -> None:
+    graph = import_graph()
+    assert _cycle(graph) is None, " -> ".join(_cycle(graph) or [])
+    graph["mighty_sim.rules.cards"].add("mighty_sim.rules.profile")  # a cycle is noticed
+    assert _cycle(graph) is not None
+
+
+def test_fast_path_does_not_import_the_reference_engine() -> None:
+    graph = import_graph()
+    for start in graph:
+        if not start.startswith(FAST_PATH):
+            continue
+        seen, todo = set(), [start]
+        while todo:
+            node = todo.pop()
+            for nxt in graph[node] - seen:
+                assert not nxt.startswith("mighty_sim.reference"), (start, node, nxt)
+                seen.add(nxt)
+                todo.append(nxt)
+
+
+def test_importing_has_no_side_effects(tmp_path: Path) -> None:
+    """Importing every module changes neither the environment nor the compile caches (a
+    stale cache folder survives; `mighty-sim compile` is what removes it). The libraries
+    are imported first: Polars, for one, sets a variable of its allocator."""
+    code = (
+        "import os, importlib, pathlib, sys\n"
+        "from mighty_sim.kernels import cache_root\n"
+        "stale = cache_root() / 'stale-test-folder'\n"
+        "stale.mkdir(parents=True, exist_ok=True)\n"
+        "import numba, numpy, polars, pyarrow.parquet, click, rich  # set their own\n"
+        "before = dict(os.environ)\n"
+        f"for name in {sorted(import_graph())!r}:\n"
+        "    if not name.endswith('__main__'):\n"
+        "        importlib.import_module(name)\n"
+        "ok = os.environ == before and stale.is_dir()\n"
+        "stale.rmdir()\n"
+        "print(ok)\n")
+    env = {k: v for k, v in __import__("os").environ.items() if k != "NUMBA_CACHE_DIR"}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "True"
