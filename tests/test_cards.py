@@ -1,4 +1,4 @@
-"""Card text and masks (RULES.md section 1)."""
+"""Card text and masks (docs/rules.md, Words used throughout)."""
 
 from __future__ import annotations
 

@@ -10,8 +10,10 @@ from conftest import STANDARD
 
 from mighty_sim.kernels.params import compile_profile
 from mighty_sim.reference import RandomPlayer, play_ledger
+from mighty_sim.rules.profile import list_profiles, load_profile
 from mighty_sim.verify.differential import check_deals, check_invariants
 from mighty_sim.verify.parallel import run_differential
+from mighty_sim.verify.parity import compare_auction_choices, compare_games
 
 DEALS = 10_000
 
@@ -74,3 +76,50 @@ def test_kernels_match_reference_on_other_one_deck_profiles(name: str) -> None:
     report = check_deals(name, seed=77, start=0, count=600)
     assert report.mismatches == 0, report.examples
     assert report.played > 400
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_batch_engine_plays_the_reference_games_decision_by_decision(chunk: int) -> None:
+    """2,400 standard games of 2 deals played by random players in the batch kernel and
+    the reference engine: every auction action, contract, discard, friend call and
+    resolution, every card of every trick, every settlement the same."""
+    report = compare_games(STANDARD, seed=99, start=chunk * 600, count=600, ledger=2)
+    assert report.mismatches == 0, report.examples
+    assert report.attempts > 1200
+    assert report.attempt_decisions > 1200 * 50
+
+
+@pytest.mark.parametrize("name", [n for n in list_profiles() if n != "standard"])
+def test_every_profile_plays_the_reference_games_decision_by_decision(name: str) -> None:
+    report = compare_games(name, seed=41, start=0, count=150, ledger=2)
+    assert report.mismatches == 0, report.examples
+    assert report.attempts >= 300
+
+
+@pytest.mark.parametrize("name", list_profiles())
+def test_auction_and_contract_choices_match(name: str) -> None:
+    """The legal bids at every auction turn and the allowed contracts after the auction
+    (before the blind too, in rank-gap profiles), as lists in order."""
+    report = compare_auction_choices(name, seed=17, start=0, count=300)
+    assert report.mismatches == 0, report.examples
+    assert report.choices > 600
+
+
+@pytest.mark.parametrize(("name", "change"), [
+    ("standard", {"trump_change_cost_suit": 1}),
+    ("standard", {"first_lead_no_trump": False}),
+    ("standard", {"dealer_rule": "clockwise"}),
+    ("standard", {"nt_lead_request": False}),
+    ("ucla-5p", {"rank_gap_after_blind": 5}),
+    ("russian-6p", {"mighty_sets_suit_from_trick": 3}),
+])
+def test_whole_game_comparison_notices_a_different_rule(name: str,
+                                                        change: dict[str, object]) -> None:
+    """The kernel given one rule changed disagrees with the reference somewhere: in the
+    auction choices or in the games."""
+    profile = load_profile(name)
+    kernel = profile.replace(**change)
+    games = compare_games(profile, seed=3, start=0, count=100, kernel_profile=kernel)
+    choices = compare_auction_choices(profile, seed=3, start=0, count=100,
+                                      kernel_profile=kernel)
+    assert games.mismatches + choices.mismatches > 0

@@ -1,10 +1,10 @@
-"""Scripted scenarios for every play rule of RULES.md section 2.4, asked of both engines
+"""Scripted scenarios for every play rule of docs/rules.md, standard: Play, asked of both engines
 (the Numba kernels through the oracle, and the reference rules)."""
 
 from __future__ import annotations
 
 import pytest
-from conftest import Engine
+from conftest import STANDARD, Engine
 
 # -- trick 1 lead ---------------------------------------------------------------------------
 
@@ -157,8 +157,19 @@ def test_hunter_has_no_extra_strength(engine: Engine) -> None:
 
 
 def test_demand_works_in_trick_ten(engine: Engine) -> None:
-    assert engine.legal("JK", trump="D", trick_no=10, played=["3C"], demanded=True) == "JK"
-    assert engine.legal("JK AS", trump="D", trick_no=9, played=["3C"], demanded=True) == "JK AS"
+    """Tricks 9 and 10 are hunter tricks: the demand leaves the joker (or the Mighty
+    escape), where without it the holder could follow clubs."""
+    assert engine.legal("JK 5C 9H", trump="D", trick_no=10, played=["3C"],
+                        demanded=True) == "JK"
+    assert engine.legal("JK AS 5C", trump="D", trick_no=9, played=["3C"],
+                        demanded=True) == "JK AS"
+    # where no demand is made (or can be: a profile without tricks 9-10), clubs follow
+    early = STANDARD.replace(hunter_tricks=tuple(range(2, 9)))
+    for profile in (STANDARD, early):
+        assert engine.legal("JK 5C 9H", trump="D", trick_no=10, played=["3C"],
+                            profile=profile) == "JK 5C"
+        assert engine.legal("JK AS 5C", trump="D", trick_no=9, played=["3C"],
+                            profile=profile) == "JK AS 5C"
 
 
 # -- trick winner priority --------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Rule profiles as validated data: built-ins, TOML files, fingerprints (RULES.md s.5)."""
+"""Rule profiles as validated data: built-ins, TOML files, fingerprints (docs/rules.md, House
+rules)."""
 
 from __future__ import annotations
 
@@ -118,10 +119,29 @@ def test_to_toml_round_trip() -> None:
         assert profile_from_toml(text) == p
 
 
+PINNED_FINGERPRINTS = {
+    "standard": "aa659230e945f020",
+    "ucla-5p": "c46dd15296ec07ef",
+    "ucla-4p": "6c895fa2d79b7437",
+    "russian-3p": "5689b23b007ccb3c",
+    "russian-4p": "0ca06f0b640ca2fc",
+    "russian-5p": "95ddb195028cc3f2",
+    "russian-6p": "df2947efc10ba1c3",
+    "russian-7p": "bb930493dadff9ae",
+    "russian-8p": "b4040180fe4cdc5f",
+}
+
+
 def test_fingerprint_is_stable() -> None:
-    # a change to the hash recipe or to standard's defaults must be deliberate
-    assert STANDARD.fingerprint() == RuleProfile().fingerprint()
-    assert len({p.fingerprint() for p in BUILTIN_PROFILES.values()}) == len(BUILTIN_PROFILES)
+    """Datasets name their rules by fingerprint: a change to the hash recipe or to a
+    built-in profile's rules must be deliberate (and update these)."""
+    assert {name: p.fingerprint() for name, p in BUILTIN_PROFILES.items()} == (
+        PINNED_FINGERPRINTS)
+    assert RuleProfile().fingerprint() == PINNED_FINGERPRINTS["standard"]
+    assert STANDARD.replace(back_run_threshold=8).fingerprint() != (
+        PINNED_FINGERPRINTS["standard"])
+    assert STANDARD.replace(name="x", description="y").fingerprint() == (
+        PINNED_FINGERPRINTS["standard"])
 
 
 _VALUES = st.one_of(

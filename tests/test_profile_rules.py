@@ -1,11 +1,13 @@
-"""Scripted scenarios for rule switches of the ucla and russian profiles (RULES.md s.3-4),
-asked of both engines. These cover what the two engines share; the full profiles are a
-later milestone."""
+"""Scripted scenarios for rule switches of the ucla and russian profiles (docs/rules.md),
+asked of both engines. Whole deals of every profile are compared in
+tests/test_differential.py and tests/test_golden.py."""
 
 from __future__ import annotations
 
+import pytest
 from conftest import Engine
 
+from mighty_sim import legal_plays, parse_cards
 from mighty_sim.rules.profile import load_profile
 
 RUSSIAN = load_profile("russian-5p")
@@ -62,10 +64,25 @@ def test_ucla_mighty_is_ac_when_spades_trump(engine: Engine) -> None:
 
 
 def test_ucla_hunter_demand_stops_after_trick_nine(engine: Engine) -> None:
-    assert engine.legal("JK AS", trump="D", trick_no=9, played=["3C"], demanded=True,
+    assert engine.legal("JK AS 5C", trump="D", trick_no=9, played=["3C"], demanded=True,
                         profile=UCLA) == "JK AS"
     assert engine.legal("JK 5C", trump="D", trick_no=9, played=["3C"], demanded=True,
                         profile=UCLA) == "JK"
+    # trick 10 (as trick 1): no demand, the holder may follow clubs
+    for trick in (1, 10):
+        assert engine.legal("JK 5C", trump="D", trick_no=trick, played=["3C"],
+                            profile=UCLA) == "JK 5C"
+
+
+def test_ucla_hunter_cannot_demand_in_trick_ten() -> None:
+    """The oracle refuses a demand where the profile's hunter has none: trick 10 in ucla
+    (standard's demand works there)."""
+    hand = parse_cards("JK 5C")
+    with pytest.raises(ValueError, match=r"tricks 2, 3, 4, 5, 6, 7, 8, 9\)"):
+        legal_plays(UCLA, hand, trump="D", trick_no=10, played=["3C"], joker_demanded=True)
+    standard = legal_plays(load_profile("standard"), hand, trump="D", trick_no=10,
+                           played=["3C"], joker_demanded=True)
+    assert standard == parse_cards("JK")
 
 
 def test_ucla_trick_scoring(engine: Engine) -> None:

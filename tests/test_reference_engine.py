@@ -243,17 +243,17 @@ def _finish_trick(deal: Deal) -> None:
 
 
 def test_twenty_no_trump_lead_request_binds_the_friends_first_lead() -> None:
-    deal = _ready_to_call(["2C 3H", "AC 4D 5D KS"], bid=20, trump="NT")
+    deal = _ready_to_call(["2C 3H", "AC AD 5D KS"], bid=20, trump="NT")
     assert deal.lead_requests() == ("S", "H", "D", "C")
     deal.call_friend("called", c("KS"), "D")
     deal.play(0, c("2C"))
     _finish_trick(deal)
     assert deal.leader == 1  # the friend won with A C and now leads
-    assert deal.legal_cards(1) == parse_cards("4D 5D")
-    deal.play(1, c("4D"))
-    _finish_trick(deal)
-    if deal.leader == 1:  # a second lead by the friend is free again
-        assert deal.legal_cards(1) == deal.hands[1]
+    assert deal.legal_cards(1) == parse_cards("AD 5D")  # the requested suit
+    deal.play(1, c("AD"))
+    _finish_trick(deal)  # nobody spends Mighty or the joker: A D wins
+    assert deal.leader == 1 and deal.trick_no == 3
+    assert deal.legal_cards(1) == deal.hands[1]  # a second lead is free again
 
 
 def test_lead_request_only_at_twenty_no_trump() -> None:
@@ -312,10 +312,18 @@ def test_demanded_joker_is_forced_in_the_engine() -> None:
 
 
 def test_joker_lead_names_a_suit_in_tricks_two_to_nine() -> None:
-    deal = _ready_to_call(["JK 2H"], trump="D")
+    deal = _ready_to_call(["AS JK 2H"], trump="D")
     deal.call_friend("none")
     with pytest.raises(RuleError, match="a suit is named only"):
         deal.verify_play(0, c("JK"), joker_suit="H")  # trick 1: powerless, no naming
+    deal.play(0, c("AS"))  # Mighty wins trick 1: seat 0 leads trick 2
+    _finish_trick(deal)
+    assert deal.leader == 0 and deal.trick_no == 2
+    with pytest.raises(RuleError, match="name"):
+        deal.verify_play(0, c("JK"))  # trick 2: the joker's leader must name a suit
+    deal.play(0, c("JK"), joker_suit="H")
+    _finish_trick(deal)
+    assert deal.tricks[-1].joker_suit == "H" and deal.tricks[-1].winner == 0
 
 
 # -- whole deals, ledger, replay -------------------------------------------------------------
@@ -366,7 +374,7 @@ def test_deck_for_helper_deals_what_was_asked() -> None:
     assert all(h.bit_count() == 10 for h in hands) and blind.bit_count() == 3
 
 
-# -- rank-gap raises and the ucla rotation (RULES.md s.3) ---------------------------------
+# -- rank-gap raises and the ucla rotation (docs/rules.md, ucla) ---------------------------------
 
 
 def test_raise_before_and_after_the_blind_in_ucla() -> None:

@@ -1,4 +1,5 @@
-"""Scoring (RULES.md s.2.5) and the weak-hand scale (s.2.2), asked of both engines; the
+"""Scoring (docs/rules.md, standard: Scoring) and the weak-hand scale (s.2.2), asked of both
+engines; the
 oracle's argument checks."""
 
 from __future__ import annotations

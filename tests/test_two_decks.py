@@ -1,4 +1,4 @@
-"""Two-deck profiles (RULES.md s.4: russian-6p, -7p, -8p): the decks, scripted scenarios
+"""Two-deck profiles (docs/rules.md, russian profiles: 6p, 7p, 8p): the decks, scripted scenarios
 for the two-deck rules asked of both engines, the kernel against the reference engine
 deal by deal, and the invariants of many kernel deals."""
 

@@ -1,6 +1,6 @@
 """mighty_sim: simulation and analytics for Mighty, the Korean trick-taking card game.
 
-The rules oracle (RULES.md is the specification):
+The rules oracle (the rules are written out in docs/rules.md):
 
 >>> from mighty_sim import load_profile, settle
 >>> settle(load_profile("standard"), bid=15, trump="D", taken=16, friend="friend")

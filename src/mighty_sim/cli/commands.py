@@ -172,10 +172,13 @@ def rules_show(profile: str, fmt: str) -> None:
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes to share the deals.")
 def verify(profile: str, deals: int, seed: int, workers: int) -> None:
-    """Check the Numba rule kernels against the reference engine, decision by decision.
+    """Check the fast engine against the reference engine, decision by decision.
 
-    Exits with code 1 if any legal-play set, trick winner, settlement or weak-hand score
-    differs.
+    On DEALS random deals: every legal-play set, trick winner, settlement and weak-hand
+    score from the rule kernels; every list of legal bids and allowed contract changes
+    from the auction kernels; and the same number of whole deals played by the batch
+    kernel, every auction action, contract, friend call and card compared in order
+    (docs/correctness.md). Exits with code 1 if anything differs.
     """
     from ..verify.parallel import run_differential
 
@@ -186,7 +189,9 @@ def verify(profile: str, deals: int, seed: int, workers: int) -> None:
     click.echo(
         f"{report.deals:,} deals ({report.played:,} played): {report.decisions:,} decisions, "
         f"{report.tricks:,} tricks, {report.settlements:,} settlements, "
-        f"{report.hands:,} hands compared; {report.mismatches} mismatches in {elapsed:.1f} s"
+        f"{report.hands:,} hands, {report.choices:,} auction and contract choices, "
+        f"{report.attempts:,} whole attempts ({report.attempt_decisions:,} decisions) "
+        f"compared; {report.mismatches} mismatches in {elapsed:.1f} s"
     )
     for line in report.examples:
         click.echo(f"  {line}")

@@ -4,7 +4,8 @@ One row per dealt attempt in ``deals`` (a redeal is a row too); with ``--tricks`
 row per trick in ``tricks``. Cards are masks in the layout of :func:`parse_cards`
 (``hands``, ``blind``, ``discards``) or card text (``friend_card``, trick ``cards``).
 Columns that do not apply to a redeal are null there; a redeal's payouts are zeros.
-With two decks (RULES.md s.4) ``hands``, ``blind`` and ``discards`` hold the first deck's
+With two decks (docs/rules.md, russian profiles) ``hands``, ``blind`` and ``discards`` hold the
+first deck's
 cards and ``hands_deck2``, ``blind_deck2``, ``discards_deck2`` the second deck's, in the
 same layout but for bit 53, each deck's second joker; trick ``cards`` name the kinds.
 """
@@ -25,6 +26,7 @@ from ..engine.batch import Batch
 from ..kernels.layout import (
     F_STRENGTH,
     N_U,
+    OUTCOMES,
     R_ATTEMPT,
     R_AUCTION_BID,
     R_AUCTION_TRUMP,
@@ -67,7 +69,6 @@ from ..rules.cards import SUITS, card_name
 from ..rules.profile import TRUMPS
 
 SCHEMA_VERSION = 1
-OUTCOMES = ("played", "all-pass", "weak-redeal")
 
 
 def _take(names: pa.Array, codes: np.ndarray) -> pa.Array:

@@ -1,12 +1,14 @@
 """The rules oracle: check a ruling at the table, or in a test.
 
-Source: RULES.md sections 2.2 (weak hand), 2.4 (play) and 2.5 (scoring); sections 3-4
+Source: docs/rules.md, standard (Auction: the weak hand; Play; Scoring); the ucla and russian
+profiles
 through the profile's switches. Every function validates its arguments (a bad one raises
 a :class:`ValueError` that says what is wrong), compiles the profile and calls a Numba
 kernel of :mod:`mighty_sim.kernels.rules_nb`; the reference engine
 (:mod:`mighty_sim.reference.rules`) gives the same answers, checked by the tests.
 
-With two decks (RULES.md s.4) the play rules see card kinds: a hand is given by the kinds
+With two decks (docs/rules.md, russian profiles) the play rules see card kinds: a hand is given by
+the kinds
 it holds (``parse_cards``), ``played`` may name a card once per copy and, of two identical
 cards, the first played wins; a weak-hand score takes the whole two-deck hand
 (``parse_physical``).
@@ -125,7 +127,8 @@ def _played(
 
 
 def weak_hand_score(profile: RuleProfile | str, hand: int) -> float:
-    """Weak-hand score of a hand (RULES.md s.2.2): A S 0, joker -1, other A K Q J +1,
+    """Weak-hand score of a hand (docs/rules.md, standard: Auction): A S 0, joker -1, other A K Q J
+    +1,
     tens +1/2 in ``standard``; a hand qualifies for a redeal at 1/2 or less.
 
     >>> from mighty_sim import parse_cards
@@ -151,7 +154,7 @@ def legal_plays(
     joker_suit: str | None = None,
     joker_demanded: bool = False,
 ) -> int:
-    """Mask of the cards of ``hand`` that may be played next (RULES.md s.2.4).
+    """Mask of the cards of ``hand`` that may be played next (docs/rules.md, standard: Play).
 
     ``played`` is the current trick so far, leader first; empty means ``hand`` leads.
 
@@ -199,7 +202,8 @@ def trick_winner(
 def settle(
     profile: RuleProfile | str, *, bid: int, trump: str, taken: int, friend: str
 ) -> Settlement:
-    """Payouts of a finished deal (RULES.md s.2.5; s.3 and s.4 by profile).
+    """Payouts of a finished deal (docs/rules.md, standard: Scoring; the ucla and russian profiles
+    by profile).
 
     ``taken`` is the declarer side's points (tricks in trick-bid profiles), discards
     included; ``friend`` is ``"friend"``, ``"open-solo"`` or ``"secret-solo"``.

@@ -1,5 +1,6 @@
 """Auction and contract rules as kernels: which bids beat which, which contracts the
-declarer may switch to after the exchange (RULES.md s.2.2, s.2.3, s.3).
+declarer may switch to after the exchange (docs/rules.md, standard: Auction and Exchange; ucla:
+raises).
 
 Bids are ``(number, trump)`` with trump 0..3 for S H D C and 4 for NT. Legal bids and
 contracts are enumerated in the reference engine's order (number low to high, then trump
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..rules.profile import NO_TRUMP
 from ._jit import njit
 from .params import (
     P_COST_NT,
@@ -22,8 +24,6 @@ from .params import (
     RAISE_RANK_GAP,
     STRAIN_BRIDGE,
 )
-
-NO_TRUMP = 4
 
 
 @njit(cache=True)

@@ -1,4 +1,5 @@
-"""Whole two-deck deals (RULES.md s.4: ``russian-6p`` to ``russian-8p``): the attempt of
+"""Whole two-deck deals (docs/rules.md, russian profiles: ``russian-6p`` to ``russian-8p``): the
+attempt of
 :mod:`.deal_nb` with hands in two planes (see :mod:`.play2_nb` for the card layout).
 
 The auction, the contract and the friend call are :mod:`.deal_nb`'s and the policies' own,
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..rules.cards import PLANE_BITS
 from ._jit import njit
 from .deal_nb import record_declarer_nb, run_auction_nb, write_result_nb
 from .layout import N_U, POLICY_RANDOM, U_BLIND, U_DISCARDS
@@ -26,7 +28,7 @@ from .params import (
     P_WEAK_JOKER_Q,
     RAISE_RANK_GAP,
 )
-from .play2_nb import H2_PLANE1, PLANE, copy_of_nb, fold_nb, play2_until_nb, start_play2_nb
+from .play2_nb import H2_PLANE1, copy_of_nb, fold_nb, play2_until_nb, start_play2_nb
 from .policy_nb import (
     blind_raise_decide_nb,
     contract_decide_nb,
@@ -73,11 +75,11 @@ def exchange2_nb(
         if policy == POLICY_RANDOM:
             a = popcount_nb(r0)
             i = below_nb(st, a + popcount_nb(r1))
-            card = kth_card_nb(r0, i) if i < a else PLANE + kth_card_nb(r1, i - a)
+            card = kth_card_nb(r0, i) if i < a else PLANE_BITS + kth_card_nb(r1, i - a)
         else:
             card = copy_of_nb(r0, r1, least_wanted_nb(fold_nb(r0, r1), trump, params))
-        if card >= PLANE:
-            d1 |= bit_nb(card - PLANE)
+        if card >= PLANE_BITS:
+            d1 |= bit_nb(card - PLANE_BITS)
         else:
             d0 |= bit_nb(card)
     return d0, d1
@@ -110,16 +112,16 @@ def play_attempt2_nb(
             seat = (dealer + k) % n
             for _ in range(size):
                 c = deck[pos]
-                if c >= PLANE:
-                    hands[H2_PLANE1 + seat] |= bit_nb(c - PLANE)
+                if c >= PLANE_BITS:
+                    hands[H2_PLANE1 + seat] |= bit_nb(c - PLANE_BITS)
                 else:
                     hands[seat] |= bit_nb(c)
                 pos += 1
     b0, b1 = np.uint64(0), np.uint64(0)
     while pos < deck_size:
         c = deck[pos]
-        if c >= PLANE:
-            b1 |= bit_nb(c - PLANE)
+        if c >= PLANE_BITS:
+            b1 |= bit_nb(c - PLANE_BITS)
         else:
             b0 |= bit_nb(c)
         pos += 1

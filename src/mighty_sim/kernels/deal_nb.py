@@ -1,5 +1,5 @@
 """One dealt attempt in the kernels: shuffle, deal, auction, exchange, contract, friend,
-tricks, settlement (RULES.md section 2; other profiles through the compiled parameters).
+tricks, settlement (docs/rules.md, standard; other profiles through the compiled parameters).
 The batch loop over games is :mod:`.games_nb`; two-deck attempts are :mod:`.deal2_nb`.
 
 Output is written row by row into preallocated arrays (one row per dealt attempt, a

@@ -1,4 +1,4 @@
-"""The batch kernel: whole games of deals in one call (RULES.md s.2.1 dealer rotation,
+"""The batch kernel: whole games of deals in one call (docs/rules.md, standard: dealer rotation,
 s.2.6 ledgers), each attempt played by :mod:`.deal_nb` or, for two-deck profiles,
 :mod:`.deal2_nb`.
 

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 MAX_PLAYERS = 8
 HISTORY = 64
-OUTCOME_PLAYED, OUTCOME_ALL_PASS, OUTCOME_WEAK = 0, 1, 2
+OUTCOMES = ("played", "all-pass", "weak-redeal")
+"""A dealt attempt's outcome (the dataset's ``outcome``) by its OUTCOME_* code."""
+OUTCOME_PLAYED, OUTCOME_ALL_PASS, OUTCOME_WEAK = range(len(OUTCOMES))
 
 # one row per dealt attempt: int64 columns ``ri``
 (
@@ -31,10 +33,9 @@ F_STRENGTH, N_F = MAX_PLAYERS, MAX_PLAYERS + 1
 T_ROW, T_NO, T_LEADER, T_WINNER, T_POINTS, T_JOKER_SUIT, T_DEMAND, T_CARDS = range(8)
 N_T = T_CARDS + MAX_PLAYERS
 
-POLICY_RANDOM = 0
-POLICY_HEURISTIC = 1
-POLICY_PIMC = 2  # plays by pimc_nb; bids, exchanges and calls as the heuristic
 POLICY_NAMES = ("random", "heuristic", "pimc")
+# pimc plays by pimc_nb; it bids, exchanges and calls as the heuristic
+POLICY_RANDOM, POLICY_HEURISTIC, POLICY_PIMC = range(len(POLICY_NAMES))
 N_POLICY_PARAMS = 4
 # a PIMC player's parameters (slot 0 is the heuristic's aggressiveness)
 PP_WORLDS, PP_ROLLOUTS, PP_NOISE = 1, 2, 3

@@ -13,10 +13,23 @@ Weak-hand weights are stored in quarter units, the friend share in thousandths.
 
 from __future__ import annotations
 
+from typing import Any, get_args
+
 import numpy as np
 
 from ..rules.cards import parse_card
-from ..rules.profile import RuleProfile
+from ..rules.profile import (
+    BidUnit,
+    DealerRule,
+    FirstBidder,
+    FriendMode,
+    HunterRule,
+    RaiseRule,
+    RuleProfile,
+    Scoring,
+    StrainOrder,
+    WeakHandWhen,
+)
 
 (
     P_PLAYERS,
@@ -80,20 +93,37 @@ from ..rules.profile import RuleProfile
 MAX_PACKETS = 12
 N_PARAMS = P_PACKET_0 + MAX_PACKETS
 
-# enum values, in the order of the profile's Literal options
-BID_POINTS, BID_TRICKS = 0, 1
-STRAIN_NT_OVER_SUITS, STRAIN_BRIDGE = 0, 1
-WEAK_FIRST_TURN, WEAK_BEFORE_END, WEAK_NEVER = 0, 1, 2
-RAISE_CHANGE_COST, RAISE_RANK_GAP = 0, 1
-HUNTER_LEAD_DEMAND, HUNTER_NEXT_PLAYER = 0, 1
-SCORING_ZERO_SUM, SCORING_TRICKS, SCORING_PENALTY = 0, 1, 2
-FRIEND_KIND_FRIEND, FRIEND_KIND_OPEN_SOLO, FRIEND_KIND_SECRET_SOLO = 0, 1, 2
-MODE_CALLED, MODE_FIRST_TRICK, MODE_NONE = 0, 1, 2
-DEALER_FRIEND, DEALER_CLOCKWISE, DEALER_FRIEND_FIRST_DEALT = 0, 1, 2
-FIRST_BIDDER_DEALER_THEN_DECLARER, FIRST_BIDDER_LEFT_OF_DEALER, FIRST_BIDDER_FIRST_DEALT = 0, 1, 2
-FRIEND_MODES = ("called", "first-trick", "none")
+
+
+def code(option: str, literal: Any) -> int:
+    """A profile option's code for the kernels: its place among the ``Literal``'s options
+    (stated once, in :mod:`mighty_sim.rules.profile`).
+
+    >>> code("tricks", BidUnit), code("bridge", StrainOrder)
+    (1, 1)
+    """
+    return get_args(literal).index(option)
+
+
+def _codes(literal: Any) -> range:
+    return range(len(get_args(literal)))
+
+
+# enum codes, derived from the profile's Literal options (unpacking checks their number)
+BID_POINTS, BID_TRICKS = _codes(BidUnit)
+STRAIN_NT_OVER_SUITS, STRAIN_BRIDGE = _codes(StrainOrder)
+WEAK_FIRST_TURN, WEAK_BEFORE_END, WEAK_NEVER = _codes(WeakHandWhen)
+RAISE_CHANGE_COST, RAISE_RANK_GAP = _codes(RaiseRule)
+HUNTER_LEAD_DEMAND, HUNTER_NEXT_PLAYER = _codes(HunterRule)
+SCORING_ZERO_SUM, SCORING_TRICKS, SCORING_PENALTY = _codes(Scoring)
+MODE_CALLED, MODE_FIRST_TRICK, MODE_NONE = _codes(FriendMode)
+DEALER_FRIEND, DEALER_CLOCKWISE, DEALER_FRIEND_FIRST_DEALT = _codes(DealerRule)
+FIRST_BIDDER_DEALER_THEN_DECLARER, FIRST_BIDDER_LEFT_OF_DEALER, FIRST_BIDDER_FIRST_DEALT = (
+    _codes(FirstBidder))
+FRIEND_MODES: tuple[str, ...] = get_args(FriendMode)
 FRIEND_KINDS = ("friend", "open-solo", "secret-solo")
-"""Settlement kinds by their FRIEND_KIND_* code."""
+"""Settlement kinds (the dataset's ``friend_kind``) by their FRIEND_KIND_* code."""
+FRIEND_KIND_FRIEND, FRIEND_KIND_OPEN_SOLO, FRIEND_KIND_SECRET_SOLO = range(len(FRIEND_KINDS))
 
 
 def _bit(card: str) -> int:
@@ -113,19 +143,19 @@ def compile_profile(profile: RuleProfile) -> np.ndarray:
     v[P_BLIND_SIZE] = p.blind_size
     v[P_DECK_COPIES] = p.deck_copies
     v[P_TOTAL_POINTS] = p.total_points
-    v[P_BID_UNIT] = ("points", "tricks").index(p.bid_unit)
+    v[P_BID_UNIT] = code(p.bid_unit, BidUnit)
     v[P_MIN_BID] = p.min_bid
     v[P_MAX_BID] = p.max_bid
-    v[P_STRAIN_ORDER] = ("nt-over-suits", "bridge").index(p.strain_order)
+    v[P_STRAIN_ORDER] = code(p.strain_order, StrainOrder)
     v[P_PASSES_PERMANENT] = int(p.passes_permanent)
-    v[P_WEAK_WHEN] = ("first-turn", "before-auction-end", "never").index(p.weak_hand_when)
+    v[P_WEAK_WHEN] = code(p.weak_hand_when, WeakHandWhen)
     v[P_WEAK_MIGHTY_Q] = int(p.weak_mighty * 4)
     v[P_WEAK_JOKER_Q] = int(p.weak_joker * 4)
     v[P_WEAK_HONOR_Q] = int(p.weak_honor * 4)
     v[P_WEAK_TEN_Q] = int(p.weak_ten * 4)
     v[P_WEAK_THRESHOLD_Q] = int(p.weak_threshold * 4)
     v[P_WEAK_STRICT] = int(p.weak_strict)
-    v[P_RAISE_RULE] = ("change-cost", "rank-gap").index(p.raise_rule)
+    v[P_RAISE_RULE] = code(p.raise_rule, RaiseRule)
     v[P_COST_SUIT] = p.trump_change_cost_suit
     v[P_COST_NT] = p.trump_change_cost_nt
     v[P_CHANGE_DOUBLES] = int(p.trump_change_doubles)
@@ -133,7 +163,7 @@ def compile_profile(profile: RuleProfile) -> np.ndarray:
     v[P_MIGHTY_ALT] = _bit(p.mighty_alternative)
     v[P_HUNTER] = _bit(p.hunter)
     v[P_HUNTER_ALT] = _bit(p.hunter_alternative) if p.hunter else -1
-    v[P_HUNTER_RULE] = ("lead-demand", "next-player").index(p.hunter_rule)
+    v[P_HUNTER_RULE] = code(p.hunter_rule, HunterRule)
     v[P_HUNTER_TRICKS] = _tricks_mask(p, p.hunter_tricks)
     v[P_MIGHTY_ANSWERS] = int(p.mighty_answers_demand)
     v[P_HUNTED_POWERLESS] = int(p.hunted_joker_powerless)
@@ -144,7 +174,7 @@ def compile_profile(profile: RuleProfile) -> np.ndarray:
     v[P_FIRST_NO_HUNTER] = int(p.first_lead_no_hunter)
     v[P_MIGHTY_LEAD_DEMANDS] = int(p.mighty_lead_demands_suit)
     v[P_MIGHTY_SETS_FROM] = p.mighty_sets_suit_from_trick
-    v[P_SCORING] = ("zero-sum", "tricks", "penalty").index(p.scoring)
+    v[P_SCORING] = code(p.scoring, Scoring)
     v[P_DOUBLE_NT] = int(p.double_no_trump)
     v[P_DOUBLE_NO_FRIEND] = int(p.double_no_friend)
     v[P_DOUBLE_RUN] = int(p.double_run)
@@ -156,12 +186,10 @@ def compile_profile(profile: RuleProfile) -> np.ndarray:
     v[P_NT_LEAD_REQUEST] = int(p.nt_lead_request)
     v[P_FRIEND_MODE_COUNT] = len(p.friend_modes)
     for k, mode in enumerate(p.friend_modes):
-        v[P_FRIEND_MODE_0 + k] = FRIEND_MODES.index(mode)
+        v[P_FRIEND_MODE_0 + k] = code(mode, FriendMode)
     v[P_RANK_GAP] = p.rank_gap_after_blind
-    v[P_DEALER_RULE] = ("friend", "clockwise", "friend-first-dealt").index(p.dealer_rule)
-    v[P_FIRST_BIDDER_RULE] = ("dealer-then-declarer", "left-of-dealer", "first-dealt").index(
-        p.first_bidder
-    )
+    v[P_DEALER_RULE] = code(p.dealer_rule, DealerRule)
+    v[P_FIRST_BIDDER_RULE] = code(p.first_bidder, FirstBidder)
     v[P_DECK_SIZE] = p.deck_size
     v[P_DECK_MASK] = p.deck_mask  # one deck's cards as a bit mask (53 bits)
     if len(p.deal_packets) > MAX_PACKETS:

@@ -1,4 +1,5 @@
-"""The play of a two-deck deal (RULES.md s.4): the state machine of :mod:`.play_nb` with
+"""The play of a two-deck deal (docs/rules.md, russian profiles): the state machine of
+:mod:`.play_nb` with
 hands in two planes.
 
 A physical card is ``plane * 64 + bit`` (:mod:`mighty_sim.rules.cards`; each deck's jokers at
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..rules.cards import PLANE_BITS
 from ._jit import njit
 from .layout import MAX_PLAYERS
 from .params import (
@@ -64,7 +66,6 @@ from .rules_nb import JOKER_BIT, bit_nb, in_tricks_nb, legal_plays_nb
 H2_PLANE1 = MAX_PLAYERS
 H2_SEEN = 2 * MAX_PLAYERS
 N_H2 = H2_SEEN + 1
-PLANE = 64
 JOKER_PAIR = np.uint64(3 << JOKER_BIT)  # a deck's two jokers
 _JOKER = np.uint64(1 << JOKER_BIT)
 
@@ -81,7 +82,7 @@ def fold_nb(p0: np.uint64, p1: np.uint64) -> np.uint64:
 @njit(cache=True)
 def kind_nb(card: int) -> int:
     """Kind of a physical card id."""
-    b = card & (PLANE - 1)
+    b = card & (PLANE_BITS - 1)
     return JOKER_BIT if b >= JOKER_BIT else b
 
 
@@ -97,7 +98,7 @@ def copy_of_nb(p0: np.uint64, p1: np.uint64, kind: int) -> int:
     m = kind_bits_nb(kind)
     if p0 & m:
         return lowest_card_nb(p0 & m)
-    return PLANE + lowest_card_nb(p1 & m)
+    return PLANE_BITS + lowest_card_nb(p1 & m)
 
 
 @njit(cache=True)
@@ -177,8 +178,8 @@ def apply_play2_nb(
     if k == 0:
         s[S_JOKER_SUIT] = suit
         s[S_DEMANDED] = 1 if demand else 0
-    if card >= PLANE:
-        h[H2_PLANE1 + seat] &= ~bit_nb(card - PLANE)
+    if card >= PLANE_BITS:
+        h[H2_PLANE1 + seat] &= ~bit_nb(card - PLANE_BITS)
     else:
         h[seat] &= ~bit_nb(card)
     kind = kind_nb(card)

@@ -1,4 +1,5 @@
-"""The play of a deal (RULES.md s.2.4-2.5) as a state machine on two small arrays, so the
+"""The play of a deal (docs/rules.md, standard: Play and Scoring) as a state machine on two small
+arrays, so the
 batch engine, the odds kernel and the PIMC player's rollouts advance it the same way.
 
 A play state is three arrays, all preallocated by the caller:
@@ -57,6 +58,7 @@ from .rules_nb import (
     bit_nb,
     hunter_of_nb,
     in_tricks_nb,
+    is_point_nb,
     legal_plays_nb,
     settle_nb,
     trick_winner_nb,
@@ -309,7 +311,7 @@ def end_trick_nb(
     seen = np.uint64(0)
     for i in range(n):
         seen |= bit_nb(tk[i])
-        if tk[i] != JOKER_BIT and tk[i] % 13 >= 8:
+        if is_point_nb(tk[i]):
             pts += 1
     s[S_CAPTURED + winner] += pts
     s[S_WON + winner] += 1

@@ -64,6 +64,7 @@ from .rules_nb import (
     NO_TRUMP,
     bit_nb,
     in_tricks_nb,
+    is_point_nb,
     joker_has_power_nb,
     mighty_of_nb,
     popcount_nb,
@@ -397,7 +398,7 @@ def play_decide_nb(
     points = 0
     for i in range(n_played):
         c = trick[i]
-        if c != JOKER_BIT and c % 13 >= 8:
+        if is_point_nb(c):
             points += 1
     last = n_played == players - 1
     if (partner_mask >> win_seat) & 1:
@@ -408,7 +409,7 @@ def play_decide_nb(
             while m:
                 c = lowest_card_nb(m)
                 m &= ~bit_nb(c)
-                if c != mighty and c != JOKER_BIT and c % 13 >= 8 and c // 13 != trump:
+                if c != mighty and is_point_nb(c) and c // 13 != trump:
                     if c % 13 < best_v:
                         best, best_v = c, c % 13
             if best >= 0:
@@ -440,7 +441,7 @@ def play_decide_nb(
             trick[n_played] = -1
         if wins:
             cost = win_cost_nb(c, trump, mighty)
-            value = points + (1 if c != JOKER_BIT and c % 13 >= 8 else 0)
+            value = points + (1 if is_point_nb(c) else 0)
             worth = value >= 1 or last or trick_no >= 9
             if c == mighty and value < 2 and trick_no < 10:
                 worth = False
@@ -532,7 +533,7 @@ def _lead_nb(
         key = popcount_nb(hand & suit_mask_nb(suit)) * 16 + c % 13
         if suit == trump:
             key += 400
-        if c % 13 >= 8:
+        if is_point_nb(c):
             key += 200
         if key < best_key:
             best, best_key = c, key

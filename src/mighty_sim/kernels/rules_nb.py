@@ -1,6 +1,6 @@
 """Rule kernels on bitmasks: legal plays, trick winner, weak-hand score, settlement.
 
-Source: RULES.md sections 2.2 (weak hand), 2.4 (play), 2.5 (scoring), with the switches of
+Source: docs/rules.md, standard (Auction: the weak hand; Play; Scoring), with the switches of
 section 5 read from the compiled profile (:mod:`mighty_sim.kernels.params`); there is no
 code path per profile name.
 
@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..rules.cards import FIRST_POINT_RANK, JOKER_BIT, N_RANKS
+from ..rules.profile import NO_TRUMP
 from ._jit import njit
 from .params import (
     FRIEND_KIND_FRIEND,
@@ -65,13 +67,18 @@ from .params import (
     SCORING_ZERO_SUM,
 )
 
-JOKER_BIT = 52
-NO_TRUMP = 4
+__all__ = ["JOKER_BIT", "NO_TRUMP"]  # the kernels take them from here
 _ONE = np.uint64(1)
 _SUIT_BITS = np.uint64(0x1FFF)
 _HONORS = np.uint64(sum(0xF << (13 * s + 9) for s in range(4)))  # J Q K A of each suit
 _TENS = np.uint64(sum(1 << (13 * s + 8) for s in range(4)))
 _POINTS = np.uint64(sum(0x1F << (13 * s + 8) for s in range(4)))
+
+
+@njit(cache=True, inline="always")
+def is_point_nb(card: int) -> bool:
+    """Whether a card (0..52; the joker is not) is a point card: 10, J, Q, K or A."""
+    return card % N_RANKS >= FIRST_POINT_RANK
 
 
 @njit(cache=True)
@@ -137,7 +144,7 @@ def points_nb(mask: np.uint64) -> int:
 
 @njit(cache=True)
 def weak_score_q_nb(hand: np.uint64, params: np.ndarray) -> int:
-    """Weak-hand score of a hand in quarter points (RULES.md s.2.2)."""
+    """Weak-hand score of a hand in quarter points (docs/rules.md, standard: Auction)."""
     mighty = bit_nb(params[P_MIGHTY])
     score = 0
     if hand & mighty:
@@ -210,7 +217,7 @@ def legal_plays_nb(
     hand: np.uint64, played: np.ndarray, n_played: int, trump: int, trick_no: int,
     joker_suit: int, demanded: bool, lead_request: int, params: np.ndarray,
 ) -> np.uint64:
-    """Mask of the cards of ``hand`` that may be played next (RULES.md s.2.4)."""
+    """Mask of the cards of ``hand`` that may be played next (docs/rules.md, standard: Play)."""
     joker = bit_nb(JOKER_BIT)
     if n_played == 0:
         allowed = hand
@@ -304,7 +311,8 @@ def trick_winner_nb(
 def settle_nb(
     params: np.ndarray, bid: int, trump: int, taken: int, friend_kind: int, changed: bool
 ) -> tuple[float, float, float]:
-    """Payouts (declarer, friend, each defender) of a finished deal (RULES.md s.2.5, 3, 4).
+    """Payouts (declarer, friend, each defender) of a finished deal (docs/rules.md: standard, ucla
+    and russian scoring).
 
     ``taken`` is the declarer side's points (tricks in trick-bid profiles);
     ``friend_kind`` is 0 friend, 1 open solo, 2 secret solo; ``changed`` says the trump

@@ -1,4 +1,4 @@
-"""The readable pure-Python reference engine (RULES.md section 2).
+"""The readable pure-Python reference engine (docs/rules.md, standard).
 
 Pipeline: :mod:`.deal` (deal, auction, exchange, contract, friend, play, settle as one
 state machine), :mod:`.rules` (the rules as plain functions), :mod:`.players` (the player

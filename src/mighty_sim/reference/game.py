@@ -1,6 +1,7 @@
 """Driving deals with players: one deal, a ledger of deals with the dealer rotation, replay.
 
-Source: RULES.md sections 2.1 (dealer), 2.2 (first bidder, redeals) and 2.6 (ledger).
+Source: docs/rules.md, standard (Cards and the deal: the dealer; Auction: first bidder, redeals;
+Games: the ledger).
 
 >>> from mighty_sim.rules.profile import load_profile
 >>> from mighty_sim.reference.players import RandomPlayer

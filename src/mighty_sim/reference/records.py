@@ -54,7 +54,7 @@ AuctionAction = Bid | Pass | WeakHandShown
 
 @dataclass(frozen=True)
 class BlindRaise:
-    """The contract fixed before the blind is seen (rank-gap profiles, RULES.md s.3)."""
+    """The contract fixed before the blind is seen (rank-gap profiles, docs/rules.md, ucla)."""
 
     bid: int
     trump: str

@@ -1,13 +1,14 @@
 """The rules, written to be read: the reference the Numba kernels are checked against.
 
-Source: RULES.md section 2 (the ``standard`` profile) with the switches of section 5;
+Source: docs/rules.md (the ``standard`` profile) with the switches of its House rules;
 sections 3 and 4 where a switch already covers them. This module is deliberately written
 differently from :mod:`mighty_sim.kernels.rules_nb` (lists of cards and sets, exact
 fractions) so that the differential tests compare two independent readings of the text.
 
 Cards are bit indices (see :mod:`mighty_sim.rules.cards`); hands are masks; ``trump`` is
 ``"S" "H" "D" "C"`` or ``"NT"``. The play rules see card kinds: with two decks the deal
-folds a hand to its kinds and a trick to its cards' kinds (RULES.md s.4), and the order of
+folds a hand to its kinds and a trick to its cards' kinds (docs/rules.md, russian profiles), and
+the order of
 play settles which of two identical cards wins.
 """
 
@@ -99,7 +100,7 @@ def suit_to_follow(profile: RuleProfile, state: TrickState) -> str | None:
 
 
 def legal_plays(profile: RuleProfile, hand: int, state: TrickState) -> int:
-    """Mask of the cards of ``hand`` that may be played next (RULES.md s.2.4)."""
+    """Mask of the cards of ``hand`` that may be played next (docs/rules.md, standard: Play)."""
     cards = cards_of(hand)
     mighty = mighty_card(profile, state.trump)
     hunter = hunter_card(profile, state.trump)

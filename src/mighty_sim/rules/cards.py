@@ -1,6 +1,6 @@
 """Cards as bitmasks: the one place where the bit layout is stated.
 
-Layout (RULES.md section 1)
+Layout (docs/rules.md, Words used throughout)
 ---------------------------
 A card is one bit of an integer mask::
 
@@ -12,7 +12,8 @@ with suits in the order ``S H D C`` (suit index 0..3) and ranks from low to high
 ``AD`` bit 38 and ``JK`` bit 52. A hand is the OR of its cards' bits and fits in 53 bits
 (a ``uint64`` in the kernels).
 
-Two decks (RULES.md section 4, :attr:`mighty_sim.rules.profile.RuleProfile.deck_copies` = 2): a
+Two decks (docs/rules.md, russian profiles,
+:attr:`mighty_sim.rules.profile.RuleProfile.deck_copies` = 2): a
 physical card is ``plane * 64 + bit``, where ``plane`` 0 or 1 is the deck it comes from and
 ``bit`` is as above, except that each deck brings two jokers, at bits 52 and 53. A two-deck
 hand is then one 118-bit Python integer (two ``uint64`` "planes" in the kernels). The rules
@@ -48,7 +49,8 @@ N_CARD_KINDS = JOKER_BIT + 1  # 53 distinct cards
 JOKER: int = 1 << JOKER_BIT
 FULL_DECK: int = (1 << N_CARD_KINDS) - 1
 SUIT_MASKS: tuple[int, ...] = tuple(((1 << N_RANKS) - 1) << (s * N_RANKS) for s in range(N_SUITS))
-POINT_RANKS: tuple[int, ...] = (8, 9, 10, 11, 12)  # 10 J Q K A
+FIRST_POINT_RANK = 8  # the 10: a card is a point card when its rank index is at least this
+POINT_RANKS: tuple[int, ...] = tuple(range(FIRST_POINT_RANK, N_RANKS))  # 10 J Q K A
 HONOR_RANKS: tuple[int, ...] = (9, 10, 11, 12)  # J Q K A
 POINT_CARDS: int = sum(1 << (s * N_RANKS + r) for s in range(N_SUITS) for r in POINT_RANKS)
 

@@ -1,4 +1,5 @@
-"""Exact weak-hand probabilities (RULES.md s.2.2), by counting over card categories.
+"""Exact weak-hand probabilities (docs/rules.md, standard: Auction), by counting over card
+categories.
 
 The weak-hand scale gives each card one of a few weights (Mighty, joker, other honours,
 tens, the rest). The number of hands with a given score is a product of binomials over

@@ -44,6 +44,12 @@ class DiffReport(Counts):
     tricks: int = 0
     settlements: int = 0
     hands: int = 0
+    choices: int = 0
+    """Auction and contract decisions whose legal lists were compared."""
+    attempts: int = 0
+    """Dealt attempts of whole games compared decision by decision (verify.parity)."""
+    attempt_decisions: int = 0
+    """Auction actions and cards played in those attempts."""
     mismatches: int = 0
     examples: list[str] = field(default_factory=list)
 

@@ -1,8 +1,7 @@
 """Running the differential check over many deals, in chunks, on several processes.
 
-Each chunk is :func:`mighty_sim.verify.differential.check_deals` on a contiguous range of deal
-indices, so the result does not depend on the number of workers. Workers start with
-``spawn``.
+Each chunk is :func:`check_chunk` on a contiguous range of deal indices, so the result
+does not depend on the number of workers. Workers start with ``spawn``.
 """
 
 from __future__ import annotations
@@ -14,8 +13,19 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
 from ..rules.profile import RuleProfile
 from .differential import DiffReport, check_deals
+from .parity import compare_auction_choices, compare_games
 
 CHUNK = 5_000
+
+
+def check_chunk(profile: RuleProfile, *, seed: int, start: int, count: int) -> DiffReport:
+    """Deals ``start .. start+count-1``: the rule kernels decision by decision
+    (:func:`.differential.check_deals`), the kernels' auction and contract choices
+    (:func:`.parity.compare_auction_choices`), and the same numbers of whole games played
+    by the batch kernel and the reference engine (:func:`.parity.compare_games`)."""
+    report = check_deals(profile, seed=seed, start=start, count=count)
+    report.merge(compare_auction_choices(profile, seed=seed, start=start, count=count))
+    return report.merge(compare_games(profile, seed=seed, start=start, count=count, ledger=1))
 
 
 def _chunks(deals: int, chunk: int) -> list[tuple[int, int]]:
@@ -46,12 +56,12 @@ def run_differential(
         task = bar.add_task("verify", total=deals)
         if workers <= 1:
             for start, count in parts:
-                total.merge(check_deals(profile, seed=seed, start=start, count=count))
+                total.merge(check_chunk(profile, seed=seed, start=start, count=count))
                 bar.advance(task, count)
             return total
         ctx = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            futures = {pool.submit(check_deals, profile, seed=seed, start=s, count=c): c
+            futures = {pool.submit(check_chunk, profile, seed=seed, start=s, count=c): c
                        for s, c in parts}
             for fut in as_completed(futures):
                 total.merge(fut.result())
