@@ -36,7 +36,6 @@ import numpy as np
 from _results import save
 from numba import config as numba_config
 
-import mighty_sim.engine as new_engine
 from mighty_sim.rules.profile import load_profile
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,6 +60,24 @@ def export(rev: str) -> tuple[str, Path]:
     return commit, base
 
 
+class Engine:
+    """``parse_players``, ``play_batch`` and ``load_profile`` of one version of the
+    package, whether laid out in subpackages or (older revisions) flat."""
+
+    def __init__(self, package: str) -> None:
+        def find(modules: tuple[str, ...], name: str) -> Any:
+            for module in modules:
+                try:
+                    return getattr(importlib.import_module(f"{package}.{module}"), name)
+                except (ImportError, AttributeError):
+                    continue
+            raise ImportError(f"{package} has no {name}")
+
+        self.parse_players = find(("engine.players", "engine"), "parse_players")
+        self.play_batch = find(("engine.batch", "engine"), "play_batch")
+        self.load_profile = find(("rules.profile", "profile"), "load_profile")
+
+
 def cpu_seconds(engine: Any, profile: Any, players: str, start: int, games: int) -> float:
     spec = engine.parse_players(players, profile.players)
     t = time.process_time()
@@ -82,8 +99,9 @@ def main() -> None:
         ap.error("NUMBA_DISABLE_JIT is set; this times the compiled kernels")
     commit, base = export(args.rev)
     sys.path.insert(0, str(base))
-    old_engine = importlib.import_module(f"{ALIAS}.engine")
-    old_profile = importlib.import_module(f"{ALIAS}.profile").load_profile(args.profile)
+    new_engine = Engine("mighty_sim")
+    old_engine = Engine(ALIAS)
+    old_profile = old_engine.load_profile(args.profile)
     profile = load_profile(args.profile)
     print(f"working tree against {commit[:12]} ({args.rev}), profile {args.profile}, "
           f"{args.games:,} games a round, CPU time")

@@ -163,7 +163,8 @@ def main() -> None:
 
 
 def _kernel_process(games: int) -> subprocess.Popen[str]:
-    code = ("import sys, time; from mighty_sim.engine import parse_players, play_batch; "
+    code = ("import sys, time; from mighty_sim.engine.batch import play_batch; "
+            "from mighty_sim.engine.players import parse_players; "
             "from mighty_sim.rules.profile import load_profile; p = load_profile('standard'); "
             "s = parse_players('heuristic', 5); play_batch(p, seed=1, game_start=0, games=10, "
             "players=s); t = time.perf_counter(); "
@@ -202,7 +203,7 @@ def _floors(profile: RuleProfile) -> dict[str, float]:
     out["two_processes_scaling"] = median(ratios)
     out["numba_start_s"] = _start_s("import numpy, numba; from numba.core.registry import "
                                     "cpu_target; cpu_target.target_context.refresh()")
-    out["aot_start_s"] = _start_s("import numpy; from mighty_sim import aot; "
+    out["aot_start_s"] = _start_s("import numpy; from mighty_sim.engine import aot; "
                                   "assert aot.load() is not None")
     return out
 

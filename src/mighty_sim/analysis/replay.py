@@ -7,27 +7,14 @@ recording on) and checked against the stored row before it is shown.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ..dataset.integrity import inspect_run, shard_path
-from ..dataset.schema import deals_table, tricks_table
+from ..dataset.schema import deals_table, row_cards, tricks_table
 from ..engine.batch import play_batch
-from ..rules.cards import PLANE_BITS, format_cards
-
-
-def _cards(row: dict[str, Any], column: str, seat: int | None = None) -> int:
-    """A row's card mask, both decks' cards together in a two-deck profile."""
-    def pick(col: str) -> int:
-        v = row[col]
-        return int(v[seat] if seat is not None else v)
-
-    mask = pick(column)
-    if f"{column}_deck2" in row:
-        mask |= pick(f"{column}_deck2") << PLANE_BITS
-    return mask
+from ..rules.cards import format_cards
 
 
 def describe_deal(dataset: Path, deal_id: int) -> str:
@@ -69,9 +56,9 @@ def describe_deal(dataset: Path, deal_id: int) -> str:
         f"dealer seat {row['dealer']}, first bidder seat {row['first_bidder']}",
     ]
     for s in range(n):
-        lines.append(f"  seat {s}: {format_cards(_cards(row, 'hands', s))}   (weak-hand score "
+        lines.append(f"  seat {s}: {format_cards(row_cards(row, 'hands', s))}   (weak-hand score "
                      f"{row['weak_scores'][s]:g})")
-    lines.append(f"  blind: {format_cards(_cards(row, 'blind'))}")
+    lines.append(f"  blind: {format_cards(row_cards(row, 'blind'))}")
     lines.append("auction: " + " ".join(row["bid_history"]))
     if row["outcome"] != "played":
         who = f" by seat {row['redeal_by']}" if row["redeal_by"] is not None else ""
@@ -79,7 +66,7 @@ def describe_deal(dataset: Path, deal_id: int) -> str:
         return "\n".join(lines)
     lines.append(
         f"declarer seat {row['declarer']} won at {row['auction_bid']} {row['auction_trump']}, "
-        f"discarded {format_cards(_cards(row, 'discards'))}, plays {row['bid']} {row['trump']}"
+        f"discarded {format_cards(row_cards(row, 'discards'))}, plays {row['bid']} {row['trump']}"
         + (" (trump changed)" if row["trump_changed"] else "")
     )
     friend = row["friend_mode"]

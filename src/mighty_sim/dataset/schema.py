@@ -13,6 +13,7 @@ same layout but for bit 53, each deck's second joker; trick ``cards`` name the k
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -65,7 +66,7 @@ from ..kernels.layout import (
     U_DISCARDS,
 )
 from ..kernels.params import FRIEND_KINDS, FRIEND_MODES
-from ..rules.cards import SUITS, card_name
+from ..rules.cards import PLANE_BITS, SUITS, card_name
 from ..rules.profile import TRUMPS
 
 SCHEMA_VERSION = 1
@@ -131,6 +132,23 @@ def _fixed_lists(values: np.ndarray, width: int, type_: pa.DataType) -> pa.Array
     offsets = pa.array(np.arange(0, rows * width + 1, width, dtype=np.int32))
     flat = pa.array(np.ascontiguousarray(values[:, :width]).reshape(-1), type=type_)
     return pa.ListArray.from_arrays(offsets, flat)
+
+
+def row_cards(row: dict[str, Any], column: str, seat: int | None = None) -> int:
+    """The card mask of a ``deals`` row's ``column`` (``seat``'s entry of a list column),
+    with a two-deck profile's ``<column>_deck2`` joined in as physical cards.
+
+    >>> row_cards({"blind": 1, "blind_deck2": 2}, "blind") == 1 | 2 << 64
+    True
+    """
+    def pick(col: str) -> int:
+        v = row[col]
+        return int(v[seat] if seat is not None else v)
+
+    mask = pick(column)
+    if f"{column}_deck2" in row:
+        mask |= pick(f"{column}_deck2") << PLANE_BITS
+    return mask
 
 
 def deals_table(batch: Batch, players: int) -> pa.Table:

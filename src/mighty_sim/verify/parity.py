@@ -24,7 +24,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from ..dataset.schema import deals_table, tricks_table
+from ..dataset.schema import deals_table, row_cards, tricks_table
 from ..engine.batch import play_batch
 from ..engine.players import parse_players
 from ..kernels.auction_nb import (
@@ -47,7 +47,7 @@ from ..reference.records import (
     WeakHandShown,
 )
 from ..reference.rng import DealStream
-from ..rules.cards import PLANE_BITS, card_name, kind_of
+from ..rules.cards import card_name, kind_of
 from ..rules.profile import TRUMPS, RuleProfile, load_profile
 from .differential import DiffReport, _note
 
@@ -65,18 +65,6 @@ def _history(rec: DealRecord) -> list[str]:
     return out
 
 
-def _kernel_hands(row: dict[str, Any], column: str, seat: int | None = None) -> int:
-    """A row's card mask, both decks together (physical cards) in a two-deck profile."""
-    def pick(col: str) -> int:
-        v = row[col]
-        return int(v[seat] if seat is not None else v)
-
-    mask = pick(column)
-    if f"{column}_deck2" in row:
-        mask |= pick(f"{column}_deck2") << PLANE_BITS
-    return mask
-
-
 def _first_difference(p: RuleProfile, row: dict[str, Any], tricks: list[dict[str, Any]],
                       rec: DealRecord) -> str | None:
     """Where the batch engine's attempt first differs from the reference's, or None."""
@@ -84,8 +72,8 @@ def _first_difference(p: RuleProfile, row: dict[str, Any], tricks: list[dict[str
     checks: list[tuple[str, object, object]] = [
         ("dealer, first bidder", (row["dealer"], row["first_bidder"]),
          (rec.dealer, rec.first_bidder)),
-        ("hands", [_kernel_hands(row, "hands", s) for s in range(n)], list(rec.hands)),
-        ("blind", _kernel_hands(row, "blind"), rec.blind),
+        ("hands", [row_cards(row, "hands", s) for s in range(n)], list(rec.hands)),
+        ("blind", row_cards(row, "blind"), rec.blind),
     ]
     history = _history(rec)
     for k in range(max(len(row["bid_history"]), len(history))):
@@ -104,7 +92,7 @@ def _first_difference(p: RuleProfile, row: dict[str, Any], tricks: list[dict[str
             ("declarer", row["declarer"], r.declarer),
             ("contract won", (row["auction_bid"], row["auction_trump"]),
              (won.number, won.trump)),
-            ("discards", _kernel_hands(row, "discards"), r.discards),
+            ("discards", row_cards(row, "discards"), r.discards),
             ("contract played", (row["bid"], row["trump"], row["trump_changed"]),
              (r.bid, r.trump, r.trump_changed)),
             ("friend call", (row["friend_mode"], row["friend_card"], row["lead_request"]),
