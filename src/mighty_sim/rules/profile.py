@@ -1,9 +1,8 @@
 """Rule profiles as validated, frozen data.
 
-Source: ``shared/RULES.md`` (sections 2-5) and the rule texts it cites. Every rule switch
-of RULES.md section 5 is a named, defaulted field of :class:`RuleProfile`; each
-**[interpretation]** of RULES.md is a field too, so a table that plays differently
-changes data, never code. A profile is loaded from a built-in name or from a TOML file
+Source: ``docs/rules.md``, which cites the rule texts. Every rule switch is a named,
+defaulted field of :class:`RuleProfile`; each **[interpretation]** marked there is a
+field too, so a table that plays differently changes data, never code. A profile is loaded from a built-in name or from a TOML file
 that ``extends`` a built-in one::
 
     # my-table.toml
