@@ -1,7 +1,8 @@
 """One deal of Mighty as a readable state machine: deal, auction, exchange, contract,
 friend call, ten tricks, settlement.
 
-Source: RULES.md section 2 (``standard``); sections 2.2-2.5 are cited at each step.
+Source: docs/rules.md section 2 (``standard``); its sections 2.2-2.5 are cited at each
+step.
 With two decks (s.4) hands and tricks hold physical cards (:mod:`mighty_sim.rules.cards`); the
 rules are asked about their kinds, and the friend is the first other player to play a copy
 of the called card.

@@ -2,8 +2,8 @@
 
 Source: ``docs/rules.md``, which cites the rule texts. Every rule switch is a named,
 defaulted field of :class:`RuleProfile`; each **[interpretation]** marked there is a
-field too, so a table that plays differently changes data, never code. A profile is loaded from a built-in name or from a TOML file
-that ``extends`` a built-in one::
+field too, so a table that plays differently changes data, never code. A profile is
+loaded from a built-in name or from a TOML file that ``extends`` a built-in one::
 
     # my-table.toml
     extends = "standard"
@@ -59,12 +59,12 @@ FirstBidder = Literal["dealer-then-declarer", "left-of-dealer", "first-dealt"]
 
 TRUMPS: tuple[str, ...] = ("S", "H", "D", "C", "NT")
 """Trump codes; the index is the trump number the kernels use (NT = 4)."""
-NO_TRUMP = 4
+NO_TRUMP = TRUMPS.index("NT")
 
 
 @dataclass(frozen=True)
 class RuleProfile:
-    """One table's complete rules. Defaults are the ``standard`` profile (RULES.md s.2).
+    """One table's complete rules. Defaults are the ``standard`` profile (docs/rules.md).
 
     Trick numbers count from 1; a negative trick number counts from the last trick
     (-1 is the last), so a profile stays valid for any hand size.
@@ -76,7 +76,7 @@ class RuleProfile:
     """
 
     name: str = "standard"
-    description: str = "Five players, point bids 13-20, zero-sum scoring (RULES.md s.2)."
+    description: str = "Five players, point bids 13-20, zero-sum scoring (docs/rules.md)."
 
     # -- deck and deal (s.2.1) ------------------------------------------------------------
     players: int = 5
@@ -472,12 +472,12 @@ def _validate(p: RuleProfile) -> None:  # noqa: C901 - one flat list of checks r
         raise ValueError("raise_rule: 'rank-gap' needs strain_order 'bridge'")
 
 
-# -- built-in profiles (RULES.md s.2-4) ------------------------------------------------------
+# -- built-in profiles (docs/rules.md) --------------------------------------------------------
 
 _REMOVE_4P = tuple(f"{r}{s}" for r in ("2", "4") for s in SUITS) + ("3H", "3D")
 _REMOVE_3P = tuple(f"{r}{s}" for r in ("2", "3", "4", "5", "6") for s in SUITS)
 _RUSSIAN = dict(
-    description="Russian description for 3 to 8 players, penalty-point scoring (RULES.md s.4).",
+    description="Russian description for 3 to 8 players, penalty-point scoring.",
     dealer_rule="clockwise",
     first_bidder="left-of-dealer",
     raise_rule="change-cost",
@@ -516,7 +516,7 @@ def _packets(n: int) -> tuple[int, ...]:
 
 
 _UCLA = dict(
-    description="North-American house rules: trick bids 3-10, trick scoring (RULES.md s.3).",
+    description="North-American house rules: trick bids 3-10, trick scoring.",
     bid_unit="tricks",
     min_bid=3,
     max_bid=10,
