@@ -393,3 +393,18 @@ def test_every_option_explains_itself() -> None:
     assert missing == []
     code, text, _ = cli("show", "--help")
     assert code == 0 and "65536" in text
+
+
+def test_resume_ignores_a_reworded_profile_description(runs: dict[str, Path],
+                                                       tmp_path: Path) -> None:
+    """Only rules make runs differ: a run whose profile description has since been
+    reworded resumes (a name or rule change is refused above)."""
+    import json
+
+    run = copy_run(runs, tmp_path)
+    data = json.loads((run / "_run.json").read_text())
+    data["config"]["profile"]["description"] = "worded otherwise"
+    (run / "_run.json").write_text(json.dumps(data))
+    code, text, err = cli("simulate", *RUN_ARGS, "--tricks", "--out", str(run), "--resume")
+    assert code == 0, err
+    assert "3 shards already there" in text

@@ -137,6 +137,14 @@ _OPTION_OF = {"profile": "--profile", "fingerprint": "--profile", "deals": "--de
               "to_target": "--to-target"}
 
 
+def _same_rules(recorded: dict[str, Any], now: dict[str, Any]) -> bool:
+    """The same profile name and rules (a description may have been reworded since)."""
+    def name(c: dict[str, Any]) -> object:
+        return c["profile"].get("name") if isinstance(c.get("profile"), dict) else None
+
+    return recorded.get("fingerprint") == now.get("fingerprint") and name(recorded) == name(now)
+
+
 def config_differences(recorded: dict[str, Any], now: dict[str, Any]) -> list[str]:
     """What differs between a run's recorded configuration and the one asked for, as the
     options that set it.
@@ -148,7 +156,7 @@ def config_differences(recorded: dict[str, Any], now: dict[str, Any]) -> list[st
     out: list[str] = []
     for key in sorted(set(recorded) | set(now)):
         old, new = recorded.get(key), now.get(key)
-        if old == new:
+        if old == new or key == "profile" and _same_rules(recorded, now):
             continue
         option = _OPTION_OF.get(key)
         if option is None:
