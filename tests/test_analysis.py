@@ -174,9 +174,27 @@ def test_compare_same_rules_gives_zero_differences() -> None:
     df = compare_profiles([STANDARD, twin], deals=3000, seed=5,
                           players=parse_players("heuristic", 5))
     diffs = df.filter(df["profile"] == "twin")
-    assert diffs.height == 8
+    assert diffs.height == 16  # the same players, and players tuned for each (the same)
+    assert sorted(set(diffs["players"])) == ["adapted", "same"]
     assert all(d == 0 and lo == 0 and hi == 0 for d, lo, hi in
                zip(diffs["diff"], diffs["ci_low"], diffs["ci_high"], strict=True))
+
+
+def test_compare_tunes_players_for_a_rule_without_values() -> None:
+    """A house rule nobody tuned for is tuned before the adapted comparison, and said so;
+    --fixed-players (adapted=False) plays the first profile's players only."""
+    from mighty_sim.analysis.compare import compare_profiles
+
+    timid = STANDARD.replace(name="harsh", back_run_threshold=12)
+    notes: list[str] = []
+    df = compare_profiles([STANDARD, timid], deals=1000, seed=2,
+                          players=parse_players("heuristic", 5), note=notes.append)
+    assert sorted(set(df["players"])) == ["adapted", "same"]
+    assert len(notes) == 1 and notes[0].startswith("players tuned for harsh")
+    fixed = compare_profiles([STANDARD, timid], deals=1000, seed=2,
+                             players=parse_players("heuristic", 5), adapted=False)
+    assert set(fixed["players"]) == {"same"}
+    assert fixed.equals(df.filter(df["players"] == "same"))
 
 
 def test_compare_pairs_the_same_deals() -> None:
@@ -188,7 +206,8 @@ def test_compare_pairs_the_same_deals() -> None:
 
     players = parse_players("heuristic", 5)
     soft = STANDARD.replace(name="soft", double_back_run=False)
-    df = compare_profiles([STANDARD, soft], deals=4000, seed=9, players=players)
+    df = compare_profiles([STANDARD, soft], deals=4000, seed=9, players=players,
+                          adapted=False)
     got = {r["metric"]: r for r in df.filter(df["profile"] == "soft").to_dicts()}
     assert got["success_rate"]["diff"] == 0 and got["mean_bid"]["diff"] == 0
 

@@ -178,7 +178,11 @@ def test_simulate_with_a_pimc_seat_records_its_settings(tmp_path: object) -> Non
                                   "--players", "pimc:worlds=3,heuristic:1,random,heuristic,"
                                   "heuristic", "--out", str(out)])
     assert r.exit_code == 0, r.stderr
+    from mighty_sim.engine.heuristic import tuned_for
+
     players = json.loads((out / "_run.json").read_text())["config"]["players"]
+    tuned = tuned_for(load_profile("standard")).to_dict()  # the values bid with, recorded
     assert players[0] == {"policy": "pimc", "aggressiveness": 0.0, "worlds": 3, "rollouts": 1,
-                          "noise": 0.0}
-    assert players[1] == {"policy": "heuristic", "aggressiveness": 1.0}
+                          "noise": 0.0, "params": tuned}
+    assert players[1] == {"policy": "heuristic", "aggressiveness": 1.0, "params": tuned}
+    assert players[2] == {"policy": "random", "aggressiveness": 0.0}

@@ -12,6 +12,8 @@ samples (Welch).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import polars as pl
@@ -19,10 +21,12 @@ import polars as pl
 from ..dataset.integrity import open_run
 from ..dataset.schema import deals_table
 from ..engine.batch import play_batch
+from ..engine.heuristic import HeuristicParams, has_tuned, tuned_for
 from ..engine.players import PlayerSpec
 from ..rules.profile import RuleProfile
 from .stats import Z95
 from .tables import scan_deals
+from .tune import tune
 
 METRICS = {
     "success_rate": "share of played deals the declarer made",
@@ -151,8 +155,16 @@ def comparison_table(named: list[tuple[str, pl.DataFrame]], *, paired: bool) -> 
 
 def compare_profiles(
     profiles: list[RuleProfile], *, deals: int, seed: int, players: tuple[PlayerSpec, ...],
+    adapted: bool = True, note: Callable[[str], None] | None = None,
 ) -> pl.DataFrame:
-    """Play each profile on the same games and compare to the first (paired)."""
+    """Play each profile on the same games and compare to the first (paired).
+
+    The ``players`` column says who played. ``same``: every profile played by the players
+    of the first profile (its tuned values), which measures the rule alone. ``adapted``
+    (with ``adapted``, when some player bids with tuned values): each profile played by
+    players tuned for it, which measures the rule once players adapt to it; a profile
+    with no tuned values of its own is tuned first (``note`` says so).
+    """
     if len(profiles) < 2:
         raise ValueError("compare needs at least two profiles")
     for p in profiles[1:]:
@@ -160,9 +172,36 @@ def compare_profiles(
     names = [p.name for p in profiles]
     if len(set(names)) != len(names):
         names = [f"{p.name}#{i}" for i, p in enumerate(profiles)]
-    named = [(name, simulate_metrics(p, deals=deals, seed=seed, players=players))
-             for name, p in zip(names, profiles, strict=True)]
-    return comparison_table(named, paired=True)
+    same = tuple(s.resolved(profiles[0]) for s in players)
+    tables = [comparison_table(
+        [(name, simulate_metrics(p, deals=deals, seed=seed, players=same))
+         for name, p in zip(names, profiles, strict=True)], paired=True)
+        .with_columns(pl.lit("same").alias("players"))]
+    if adapted and any(s.policy != "random" and s.params is None for s in players):
+        named = []
+        for name, p in zip(names, profiles, strict=True):
+            values = adapted_values(p, deals=deals, seed=seed, note=note)
+            own = tuple(s if s.policy == "random" or s.params is not None
+                        else replace(s, params=values) for s in players)
+            named.append((name, simulate_metrics(p, deals=deals, seed=seed, players=own)))
+        tables.append(comparison_table(named, paired=True)
+                      .with_columns(pl.lit("adapted").alias("players")))
+    return pl.concat(tables)
+
+
+def adapted_values(profile: RuleProfile, *, deals: int, seed: int,
+                   note: Callable[[str], None] | None = None) -> HeuristicParams:
+    """The heuristic's values tuned for ``profile``: shipped ones for its rules, else
+    tuned now (from those of the nearest built-in profile, at most 10,000 deals a duel)."""
+    if has_tuned(profile):
+        return tuned_for(profile)
+    result = tune(profile, deals=min(max(deals, 1000), 10_000), seed=seed)
+    if note is not None:
+        note(f"players tuned for {profile.name}: "
+             + ", ".join(f"{k} {v:g}" for k, v in result.params.to_dict().items())
+             + f" ({'a fixed point' if result.converged else 'no fixed point'} after "
+             f"{result.rounds} rounds)")
+    return result.params
 
 
 def compare_datasets(a: Path, b: Path) -> pl.DataFrame:

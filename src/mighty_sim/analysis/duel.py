@@ -48,9 +48,14 @@ def _interval(diff: np.ndarray) -> dict[str, float | int]:
     return {"n": n, "mean_difference": mean, "ci_low": mean - half, "ci_high": mean + half}
 
 
+def _spec(player: str | PlayerSpec) -> PlayerSpec:
+    return parse_player(player) if isinstance(player, str) else player
+
+
 def duel(
-    profile: RuleProfile, a: str, b: str, *, deals: int, seed: int = 0,
-    field: str = "heuristic", progress: Callable[[int], None] | None = None,
+    profile: RuleProfile, a: str | PlayerSpec, b: str | PlayerSpec, *, deals: int,
+    seed: int = 0, field: str | PlayerSpec = "heuristic",
+    progress: Callable[[int], None] | None = None,
 ) -> dict[str, object]:
     """Duplicate match of A against B over ``deals`` games of one deal.
 
@@ -60,7 +65,7 @@ def duel(
     """
     if deals < 2:
         raise ValueError("deals: a duel needs at least 2 deals")
-    pa, pb, pf = parse_player(a), parse_player(b), parse_player(field)
+    pa, pb, pf = _spec(a), _spec(b), _spec(field)
     n = profile.players
     diff = np.zeros(deals, np.float64)
     as_declarer: list[np.ndarray] = []
@@ -78,6 +83,6 @@ def duel(
         as_declarer.append(pay_a[both] - pay_b[both])
     diff /= n
     overall = _interval(diff)
-    return {"a": a, "b": b, "field": field, "deals": deals, "seed": seed,
+    return {"a": str(a), "b": str(b), "field": str(field), "deals": deals, "seed": seed,
             "mean_difference": overall["mean_difference"], "ci_low": overall["ci_low"],
             "ci_high": overall["ci_high"], "declarer": _interval(np.concatenate(as_declarer))}

@@ -59,7 +59,7 @@ def hand_odds(
     check_supported(profile, specs)
     params = compile_profile(profile)
     deck_cards = np.array(cards_of(profile.deck_mask), np.int64)
-    policies, pp = policy_arrays(specs)
+    policies, pp = policy_arrays(specs, profile)
     out: list[dict[str, object]] = []
     bids = np.arange(profile.min_bid, profile.max_bid + 1)
     strains = len(TRUMPS)

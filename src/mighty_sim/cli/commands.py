@@ -268,8 +268,8 @@ def simulate(profile: str, deals: int, seed: int, workers: int, out: Path, playe
     from ..dataset.runner import run_simulation
     from ..engine.players import parse_players
 
-    specs = tuple(replace(s, aggressiveness=s.aggressiveness + aggressiveness) for s in
-                  parse_players(players, p.players))
+    specs = tuple(replace(s, aggressiveness=s.aggressiveness + aggressiveness).resolved(p)
+                  for s in parse_players(players, p.players))
     if ledger is None:
         ledger = 500 if to_target else 1
     config = RunConfig(p, deals, seed, specs, ledger, tricks,
@@ -399,15 +399,21 @@ def report(dataset: Path, out: Path) -> None:
 @click.option("--players", default="heuristic", show_default=True,
               help="One player for every seat or one per seat: random, heuristic[:AGGR] "
                    "or pimc[:worlds=K][:rollouts=R][:noise=P].")
+@click.option("--fixed-players", is_flag=True,
+              help="Only the same players under every rule (those tuned for the first "
+                   "profile); by default also players tuned for each profile.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
               show_default=True, help="Output format.")
 def compare(datasets: tuple[Path, ...], profiles: tuple[str, ...], deals: int, seed: int,
-            players: str, fmt: str) -> None:
+            players: str, fixed_players: bool, fmt: str) -> None:
     """Compare house rules on the same deals, or two existing DATASETS.
 
     With --profile A --profile B [...], every profile plays the same deals (common random
     numbers) and each headline metric's difference to the first profile is given with a
-    95% interval of the paired per-game differences.
+    95% interval of the paired per-game differences: once with the same players under
+    every rule ("same": what the rule does), and once with players tuned for each profile
+    ("adapted": what it does once players adapt; a profile without tuned values is tuned
+    first).
     """
     from ..analysis.compare import compare_datasets, compare_profiles
     from ..engine.players import parse_players
@@ -423,15 +429,27 @@ def compare(datasets: tuple[Path, ...], profiles: tuple[str, ...], deals: int, s
         if len(loaded) < 2:
             raise ValueError("give two or more --profile options, or two datasets")
         df = compare_profiles(loaded, deals=deals, seed=seed,
-                              players=parse_players(players, loaded[0].players))
+                              players=parse_players(players, loaded[0].players),
+                              adapted=not fixed_players,
+                              note=lambda text: click.echo(text, err=True))
     if fmt == "json":
         click.echo(json.dumps(df.to_dicts(), indent=1))
     elif fmt == "csv":
         click.echo(df.write_csv(), nl=False)
     else:
+        import polars as pl
+
         from ..analysis.report import print_tables
 
-        print_tables({"comparison": df.drop("meaning", "pairing")})
+        if "players" in df.columns:
+            for who, title in (("same", "the same players under every rule"),
+                               ("adapted", "players tuned for each rule")):
+                part = df.filter(pl.col("players") == who)
+                if part.height:
+                    print_tables({f"comparison, {title}": part.drop("meaning", "pairing",
+                                                                     "players")})
+        else:
+            print_tables({"comparison": df.drop("meaning", "pairing")})
         click.echo(f"intervals: {df['pairing'][0]}")
 
 
@@ -526,6 +544,66 @@ def duel(players: tuple[str, ...], deals: int, seed: int, field: str, profile: s
         assert isinstance(d, dict)
         click.echo(f"as declarer: {d['mean_difference']:+.3f} units a contract (95% CI "
                    f"{d['ci_low']:+.3f} to {d['ci_high']:+.3f}), {d['n']:,} contracts")
+
+
+@main.command()
+@click.option("--profile", default="standard", show_default=True,
+              help="Built-in profile name or .toml file to tune the heuristic for.")
+@click.option("--deals", type=click.IntRange(100, 10_000_000), default=10_000,
+              show_default=True, help="Deals of each duplicate duel (one seat deviating).")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the first round's deals (each round plays fresh ones).")
+@click.option("--rounds", type=click.IntRange(1, 100), default=12, show_default=True,
+              help="Most rounds; tuning stops earlier at a fixed point.")
+@click.option("--start", "start_file", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="Start from this tuned file [default: the profile's "
+                                 "current values].")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Tuned file to write [default: tuned-<profile>.toml].")
+def tune(profile: str, deals: int, seed: int, rounds: int, start_file: Path | None,
+         out: Path | None) -> None:
+    """Tune the heuristic's bidding values for a profile by best response.
+
+    The field plays the current values; one seat deviates by one step of one value and
+    the step is adopted by all when it pays (duplicate duel, lower end of the 95% interval
+    above zero). Rounds repeat until no single step pays. The file written is used with
+    --players heuristic@FILE by simulate, odds, duel and compare.
+    """
+    from ..analysis.tune import tune as run_tune
+    from ..engine.heuristic import read_tuned
+
+    p = load_profile(profile)
+    start = read_tuned(start_file)[0] if start_file else None
+    target = out or Path(f"tuned-{p.name}.toml")
+    if target.exists() and not target.is_file():
+        raise ValueError(f"--out {target} is not a file")
+    t0 = time.perf_counter()
+
+    def show(step: Any) -> None:
+        click.echo(f"round {step.round}: {step.parameter} {step.old:g} -> {step.new:g}: "
+                   f"gain {step.gain:+.3f} a deal (95% CI {step.ci_low:+.3f} to "
+                   f"{step.ci_high:+.3f}) {'adopted' if step.adopted else 'kept'}")
+
+    result = run_tune(p, deals=deals, seed=seed, rounds=rounds, start=start, report=show)
+    seconds = time.perf_counter() - t0
+    verdict = (f"a fixed point after {result.rounds} rounds" if result.converged else
+               f"no fixed point within {result.rounds} rounds")
+    command = (f"mighty-sim tune --profile {profile} --deals {deals} --seed {seed} "
+               f"--rounds {rounds}" + (f" --start {start_file}" if start_file else ""))
+    text = result.params.to_toml(profile=p, comments=[
+        f"The heuristic's bidding values for {p.name}, {verdict} ({seconds:.0f} s).",
+        f"Written by: {command}",
+        f"Started from: {', '.join(f'{k} {v:g}' for k, v in result.start.to_dict().items())}",
+    ])
+    tmp = target.parent / f".{target.name}.tmp"
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
+    click.echo(f"{verdict} in {seconds:.0f} s: "
+               + ", ".join(f"{k} {v:g}" for k, v in result.params.to_dict().items())
+               + f" -> {target}")
 
 
 @contextmanager

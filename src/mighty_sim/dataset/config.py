@@ -111,7 +111,7 @@ class RunConfig:
             profile=profile,
             deals=data["deals"],
             seed=data["seed"],
-            players=tuple(PlayerSpec(**p) for p in data["players"]),
+            players=tuple(PlayerSpec.from_dict(p) for p in data["players"]),
             ledger=data["ledger"],
             tricks=data["tricks"],
             shard_games=data["shard_games"],

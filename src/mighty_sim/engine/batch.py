@@ -30,6 +30,7 @@ from ..kernels.layout import (
     N_T,
     N_U,
     POLICY_NAMES,
+    PP_AGGRESSIVENESS,
     PP_NOISE,
     PP_ROLLOUTS,
     PP_WORLDS,
@@ -39,6 +40,7 @@ from ..kernels.params import compile_profile
 from ..rules.cards import cards_of
 from ..rules.profile import RuleProfile
 from .aot import games_kernel
+from .heuristic import HeuristicParams
 from .players import PlayerSpec, check_supported
 
 __all__ = ["Batch", "R_OUTCOME", "play_batch"]
@@ -62,17 +64,20 @@ class Batch:
         return int(self.ri.shape[0])
 
 
-def policy_arrays(players: tuple[PlayerSpec, ...]) -> tuple[np.ndarray, np.ndarray]:
+def policy_arrays(players: tuple[PlayerSpec, ...], profile: RuleProfile
+                  ) -> tuple[np.ndarray, np.ndarray]:
     """Kernel inputs for the seats' players: policy codes (MAX_PLAYERS,) int64 and
-    parameters (MAX_PLAYERS, N_POLICY_PARAMS) float64."""
+    parameters (MAX_PLAYERS, N_POLICY_PARAMS) float64; a player without bidding values
+    of its own bids with those tuned for ``profile``."""
     policies = np.zeros(MAX_PLAYERS, np.int64)
     pp = np.zeros((MAX_PLAYERS, N_POLICY_PARAMS), np.float64)
     for s, spec in enumerate(players):
         policies[s] = POLICY_NAMES.index(spec.policy)
-        pp[s, 0] = spec.aggressiveness
+        pp[s, PP_AGGRESSIVENESS] = spec.aggressiveness
         pp[s, PP_WORLDS] = spec.worlds
         pp[s, PP_ROLLOUTS] = spec.rollouts
         pp[s, PP_NOISE] = spec.noise
+        (spec.resolved(profile).params or HeuristicParams()).fill(pp[s])
     return policies, pp
 
 
@@ -116,7 +121,7 @@ def play_batch(
     target = float(profile.ledger_target) if to_target else 0.0
     params = compile_profile(profile)
     deck_cards = deck_array(profile)
-    policies, pp = policy_arrays(players)
+    policies, pp = policy_arrays(players, profile)
     kernel = games_kernel()
     parts: list[Batch] = []
     done = 0

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from ..kernels.layout import DEFAULT_WORLDS, POLICY_NAMES
 from ..rules.profile import RuleProfile
+from .heuristic import HeuristicParams, read_tuned, tuned_for
 
 AGGRESSIVENESS_LIMIT = 10.0
 """The most points a player may add to or take from its bid ceiling. Far below -4 the
@@ -19,13 +21,16 @@ within 60,000 redeals); a run with such players stops before it writes anything.
 
 @dataclass(frozen=True)
 class PlayerSpec:
-    """A seat's policy and its parameters (``worlds``, ``rollouts``, ``noise``: PIMC's)."""
+    """A seat's policy and its parameters (``worlds``, ``rollouts``, ``noise``: PIMC's;
+    ``params``: the heuristic's bidding values, which PIMC bids with too; None for the
+    values tuned for the profile played, see :func:`resolved`)."""
 
     policy: str = "heuristic"
     aggressiveness: float = 0.0
     worlds: int = DEFAULT_WORLDS
     rollouts: int = 1
     noise: float = 0.0
+    params: HeuristicParams | None = None
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.aggressiveness)
@@ -40,7 +45,22 @@ class PlayerSpec:
         out: dict[str, object] = {"policy": self.policy, "aggressiveness": self.aggressiveness}
         if self.policy == "pimc":
             out.update(worlds=self.worlds, rollouts=self.rollouts, noise=self.noise)
+        if self.params is not None:
+            out["params"] = self.params.to_dict()
         return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PlayerSpec:
+        """Inverse of :meth:`to_dict`."""
+        params = data.get("params")
+        return cls(**{**data, "params": None if params is None else HeuristicParams(**params)})
+
+    def resolved(self, profile: RuleProfile) -> PlayerSpec:
+        """This player with its bidding values made explicit: the profile's tuned values
+        when none were given (random players have none)."""
+        if self.policy == "random" or self.params is not None:
+            return self
+        return replace(self, params=tuned_for(profile))
 
 
 _PIMC_KEYS: dict[str, tuple[Callable[[str], float], float, float]] = {
@@ -48,12 +68,14 @@ _PIMC_KEYS: dict[str, tuple[Callable[[str], float], float, float]] = {
 
 
 def parse_player(text: str) -> PlayerSpec:
-    """A player from ``policy[:option...]``: an option is a number (the aggressiveness,
-    points added to the bid ceiling) or ``aggr=``, and for ``pimc`` also ``worlds=``,
-    ``rollouts=``, ``noise=``.
+    """A player from ``policy[@FILE][:option...]``: ``@FILE`` takes the bidding values of
+    a file written by ``mighty-sim tune`` (else the values tuned for the profile played);
+    an option is a number (the aggressiveness, points added to the bid ceiling) or
+    ``aggr=``, and for ``pimc`` also ``worlds=``, ``rollouts=``, ``noise=``.
 
-    >>> parse_player("heuristic:1.5")
-    PlayerSpec(policy='heuristic', aggressiveness=1.5, worlds=40, rollouts=1, noise=0.0)
+    >>> spec = parse_player("heuristic:1.5")
+    >>> spec.policy, spec.aggressiveness, spec.params is None
+    ('heuristic', 1.5, True)
     >>> parse_player("pimc:worlds=40").worlds
     40
     >>> parse_player("random:worlds=4")
@@ -62,8 +84,14 @@ def parse_player(text: str) -> PlayerSpec:
     ValueError: player 'random:worlds=4': worlds= is an option of pimc only
     """
     name, *opts = [part.strip() for part in text.strip().split(":")]
+    name, at, tuned_file = name.partition("@")
     if name not in POLICY_NAMES:
         raise ValueError(f"players: unknown policy {name!r} ({', '.join(POLICY_NAMES)})")
+    params = None
+    if at:
+        if name == "random":
+            raise ValueError(f"player {text!r}: a random player has no tuned values")
+        params = read_tuned(tuned_file)[0]
     values: dict[str, float | int] = {}
     for opt in opts:
         key, eq, raw = opt.partition("=")
@@ -90,7 +118,7 @@ def parse_player(text: str) -> PlayerSpec:
         values[key] = value
     return PlayerSpec(name, float(values.get("aggr", 0.0)),
                       int(values.get("worlds", DEFAULT_WORLDS)), int(values.get("rollouts", 1)),
-                      float(values.get("noise", 0.0)))
+                      float(values.get("noise", 0.0)), params)
 
 
 def parse_players(text: str, players: int) -> tuple[PlayerSpec, ...]:

@@ -168,8 +168,8 @@ def play_contract2_nb(
     changed = new_trump != trump
     bid, trump = new_bid, new_trump
     request_ok = params[P_NT_LEAD_REQUEST] == 1 and bid == params[P_MAX_BID] and trump == NO_TRUMP
-    mode, called, request = friend_decide_nb(policies[d], st, kinds, fold_nb(x0, x1), bid, trump,
-                                             kind_cards, request_ok, params)
+    mode, called, request = friend_decide_nb(policies[d], pp[d], st, kinds, fold_nb(x0, x1),
+                                             bid, trump, kind_cards, request_ok, params)
     s = scratch_i[1]
     tr = scratch_i[2]
     tk = scratch_i[3]

@@ -138,7 +138,7 @@ def run_auction_nb(
         passed[s] = False
         had_turn[s] = False
         if policies[s] != POLICY_RANDOM:
-            pref_trump[s], pref_strength[s] = best_strain_nb(hands[s], params)
+            pref_trump[s], pref_strength[s] = best_strain_nb(hands[s], params, pp[s])
     high_n, high_t, high_seat = 0, 0, -1
     passes_in_row = 0
     turn = first_bidder
@@ -286,8 +286,9 @@ def play_contract_nb(
     changed = new_trump != trump
     bid, trump = new_bid, new_trump
     request_ok = params[P_NT_LEAD_REQUEST] == 1 and bid == params[P_MAX_BID] and trump == NO_TRUMP
-    mode, called, request = friend_decide_nb(policies[declarer], st, hands[declarer], discards,
-                                             bid, trump, deck_cards, request_ok, params)
+    mode, called, request = friend_decide_nb(policies[declarer], pp[declarer], st,
+                                             hands[declarer], discards, bid, trump,
+                                             deck_cards, request_ok, params)
     # -- play (s.2.4) and settlement (s.2.5) -----------------------------------------------
     s = scratch_i[1]
     tr = scratch_i[2]

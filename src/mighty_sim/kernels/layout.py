@@ -36,7 +36,11 @@ N_T = T_CARDS + MAX_PLAYERS
 POLICY_NAMES = ("random", "heuristic", "pimc")
 # pimc plays by pimc_nb; it bids, exchanges and calls as the heuristic
 POLICY_RANDOM, POLICY_HEURISTIC, POLICY_PIMC = range(len(POLICY_NAMES))
-N_POLICY_PARAMS = 4
-# a PIMC player's parameters (slot 0 is the heuristic's aggressiveness)
-PP_WORLDS, PP_ROLLOUTS, PP_NOISE = 1, 2, 3
+# a seat's policy parameters: the aggressiveness (points added to the bid ceiling), a
+# PIMC player's worlds, rollouts and noise, and the heuristic's bidding parameters (see
+# mighty_sim.engine.players.HeuristicParams)
+(
+    PP_AGGRESSIVENESS, PP_WORLDS, PP_ROLLOUTS, PP_NOISE, PP_BID_BASE, PP_STRENGTH_SCALE,
+    PP_NT_MARGIN, PP_SOLO_THRESHOLD, PP_CHANGE_MARGIN, N_POLICY_PARAMS,
+) = range(10)
 DEFAULT_WORLDS = 40

@@ -7,24 +7,27 @@ the same order, so kernel and reference play identical deals from the same strea
 
 - **Bidding.** It estimates its hand's strength for each strain: Mighty 2.5, joker 2,
   each trump 1, trump A/K/Q 1/0.7/0.4 more, long trumps 0.5 per card past five, side aces
-  1 (NT 1.3), side kings 0.4 (NT 0.5). It will bid up to ``6.5 + strength +
-  aggressiveness`` points (in trick-bid profiles, that share of the tricks; with two
-  decks, strength counted per ten cards and the points doubled) in its best strain,
-  making the lowest bid that beats the standing one, and shows a weak hand whenever it
-  may.
+  1 (NT 1.3), side kings 0.4 (NT 0.5). NT is its strain only when NT's strength beats
+  the best suit's by ``nt_margin``. It will bid up to ``bid_base + strength_scale *
+  strength + aggressiveness`` points (in trick-bid profiles, that share of the tricks;
+  with two decks, the whole hand's strength and the points in proportion) in its
+  best strain, making the lowest bid that beats the standing one, and shows a weak hand
+  whenever it may.
 - **Exchange.** It keeps Mighty, joker, trumps, aces and guarded kings, discards to void
   short side suits and buries doubtful side points (discards count for its side).
-- **Contract.** It changes trump only when another strain is clearly stronger (by 2) and
-  the required bid stays within its estimate.
+- **Contract.** It changes trump only when another strain is stronger by
+  ``change_margin`` and the required bid stays within its estimate.
 - **Friend.** It calls Mighty, else the joker, else the top trump it lacks (the top side
-  ace it lacks in NT); with a monster hand (strength >= 16, in proportion for hands of
-  other sizes) it goes openly without friend.
+  ace it lacks in NT); with a strength of at least ``solo_threshold`` (per ten cards) it
+  goes openly without friend.
 - **Play.** It hunts the joker with the hunter, draws trumps as declarer side while
   opponents hold some, cashes sure winners, wins point tricks with the cheapest card that
   wins (Mighty only for two or more points, the joker in tricks 2-9), gives points to a
   known partner who is winning securely, and otherwise throws its least valuable card.
 
-Policy parameters per seat: ``pp[0]`` = aggressiveness (points added to its bid ceiling).
+Policy parameters per seat: a row of ``pp`` (``PP_*`` slots of :mod:`.layout`): the
+aggressiveness and the bidding parameters named above, tuned per profile
+(:class:`mighty_sim.engine.players.HeuristicParams`).
 """
 
 from __future__ import annotations
@@ -40,7 +43,15 @@ from .auction_nb import (
     min_contract_bid_nb,
     other_contract_count_nb,
 )
-from .layout import POLICY_RANDOM
+from .layout import (
+    POLICY_RANDOM,
+    PP_AGGRESSIVENESS,
+    PP_BID_BASE,
+    PP_CHANGE_MARGIN,
+    PP_NT_MARGIN,
+    PP_SOLO_THRESHOLD,
+    PP_STRENGTH_SCALE,
+)
 from .params import (
     BID_TRICKS,
     HUNTER_LEAD_DEMAND,
@@ -148,11 +159,12 @@ def strength_nb(hand: np.uint64, trump: int, params: np.ndarray) -> float:
 
 
 @njit(cache=True)
-def best_strain_nb(hand: np.uint64, params: np.ndarray) -> tuple[int, float]:
-    """Strongest strain for a hand and its strength (NT must be clearly better)."""
+def best_strain_nb(hand: np.uint64, params: np.ndarray, pp: np.ndarray) -> tuple[int, float]:
+    """Strongest strain for a hand and its strength (NT must be better by the player's
+    NT margin)."""
     best, best_s = 0, -1.0
     for t in range(5):
-        s = strength_nb(hand, t, params) - (1.0 if t == NO_TRUMP else 0.0)
+        s = strength_nb(hand, t, params) - (pp[PP_NT_MARGIN] if t == NO_TRUMP else 0.0)
         if s > best_s:
             best, best_s = t, s
     return best, best_s
@@ -161,14 +173,14 @@ def best_strain_nb(hand: np.uint64, params: np.ndarray) -> tuple[int, float]:
 @njit(cache=True)
 def bid_ceiling_nb(strength: float, pp: np.ndarray, params: np.ndarray) -> int:
     """Highest number the heuristic player will bid: the points it expects its side to
-    take, or in trick-bid profiles the same share of the tricks; the estimate is made on
-    a 20-point deck and scaled to the deck's points (40 with two decks)."""
-    points = 6.5 + strength + pp[0]
+    take, or in trick-bid profiles the same share of the tricks. The estimate is made in
+    points of a 20-point deck and scaled to the deck's (40 with two decks, where the
+    strength is that of the whole hand: its scale is tuned for the hand size)."""
+    points = pp[PP_BID_BASE] + pp[PP_STRENGTH_SCALE] * strength + pp[PP_AGGRESSIVENESS]
     if params[P_BID_UNIT] == BID_TRICKS:
         points = points * params[P_HAND_SIZE] / params[P_TOTAL_POINTS]
-    elif params[P_TOTAL_POINTS] != 20:  # e.g. two decks: strength per ten cards, points
-        points = (6.5 + strength * 10.0 / params[P_HAND_SIZE] + pp[0]) * (  # in proportion
-            params[P_TOTAL_POINTS] / 20.0)
+    elif params[P_TOTAL_POINTS] != 20:  # two decks: the strength of the whole hand, the
+        points = points * (params[P_TOTAL_POINTS] / 20.0)  # points in proportion
     return min(int(points), params[P_MAX_BID])
 
 
@@ -269,8 +281,8 @@ def contract_decide_nb(
             return bid, trump
         return kth_other_contract_nb(params, bid, trump, below_nb(st, others))
     cur = strength_nb(hand, trump, params)
-    best, best_s = best_strain_nb(hand, params)
-    if best != trump and best_s >= cur + 2.0:
+    best, best_s = best_strain_nb(hand, params, pp)
+    if best != trump and best_s >= cur + pp[PP_CHANGE_MARGIN]:
         need = min_contract_bid_nb(params, bid, trump, best)
         if need > 0 and need <= bid_ceiling_nb(best_s, pp, params):
             return need, best
@@ -293,8 +305,8 @@ def blind_raise_decide_nb(
 
 @njit(cache=True)
 def friend_decide_nb(
-    policy: int, st: np.ndarray, hand: np.uint64, discards: np.uint64, bid: int, trump: int,
-    deck_cards: np.ndarray, lead_request_ok: bool, params: np.ndarray,
+    policy: int, pp: np.ndarray, st: np.ndarray, hand: np.uint64, discards: np.uint64,
+    bid: int, trump: int, deck_cards: np.ndarray, lead_request_ok: bool, params: np.ndarray,
 ) -> tuple[int, int, int]:
     """(mode, called card or -1, lead request suit or -1); ``deck_cards`` are the card
     kinds that may be called, low to high."""
@@ -314,7 +326,7 @@ def friend_decide_nb(
         allowed_called |= m == MODE_CALLED
         allowed_first |= m == MODE_FIRST_TRICK
         allowed_none |= m == MODE_NONE
-    monster = 16.0 * params[P_HAND_SIZE] / 10.0  # 16 with ten cards
+    monster = pp[PP_SOLO_THRESHOLD] * params[P_HAND_SIZE] / 10.0  # per ten cards
     if allowed_none and (strength_nb(hand, trump, params) >= monster or not (
             allowed_called or allowed_first)):
         return MODE_NONE, -1, -1

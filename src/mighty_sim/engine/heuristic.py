@@ -1,0 +1,160 @@
+"""The heuristic player's bidding parameters, tuned per profile and kept as data.
+
+Every built-in profile ships the values ``mighty-sim tune`` found for it, in
+``engine/tuned/<profile>.toml`` (each file says the command and seed that produced it).
+``heuristic`` plays with the values tuned for the profile being played;
+``heuristic@FILE`` with the values of a file that ``mighty-sim tune`` wrote. A profile
+without tuned values of its own (a house-rule file not tuned yet) plays with those of the
+built-in profile whose rules differ from it in the fewest fields.
+
+>>> from mighty_sim.rules.profile import load_profile
+>>> p = tuned_for(load_profile("standard"))
+>>> p.bid_base > 0 and p.strength_scale > 0
+True
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import asdict, dataclass, fields
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..kernels.layout import (
+    PP_BID_BASE,
+    PP_CHANGE_MARGIN,
+    PP_NT_MARGIN,
+    PP_SOLO_THRESHOLD,
+    PP_STRENGTH_SCALE,
+)
+from ..rules.profile import BUILTIN_PROFILES, RuleProfile
+
+TUNED_DIR = Path(__file__).parent / "tuned"
+
+_RANGES = {
+    "bid_base": (-20.0, 40.0),
+    "strength_scale": (0.05, 5.0),
+    "nt_margin": (-10.0, 10.0),
+    "solo_threshold": (0.0, 60.0),
+    "change_margin": (0.0, 20.0),
+}
+SLOTS = {"bid_base": PP_BID_BASE, "strength_scale": PP_STRENGTH_SCALE,
+         "nt_margin": PP_NT_MARGIN, "solo_threshold": PP_SOLO_THRESHOLD,
+         "change_margin": PP_CHANGE_MARGIN}
+"""Each parameter's slot in a seat's row of the kernels' policy parameters."""
+
+
+@dataclass(frozen=True)
+class HeuristicParams:
+    """How the heuristic bids (see :mod:`mighty_sim.kernels.policy_nb`). The defaults
+    are the values it was first shaped with, for ``standard``.
+
+    >>> HeuristicParams(strength_scale=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: strength_scale: must be a number from 0.05 to 5, got 0
+    """
+
+    bid_base: float = 6.5
+    """Points the player expects its side to take beyond its hand's strength."""
+    strength_scale: float = 1.0
+    """Points of bid per point of hand strength."""
+    nt_margin: float = 1.0
+    """How much stronger NT must be than the best suit to be chosen."""
+    solo_threshold: float = 16.0
+    """Strength (per ten cards) from which the declarer plays openly without a friend."""
+    change_margin: float = 2.0
+    """How much stronger another strain must be for a trump change after the exchange."""
+
+    def __post_init__(self) -> None:
+        for name, (low, high) in _RANGES.items():
+            value = getattr(self, name)
+            if not (isinstance(value, int | float) and math.isfinite(value)
+                    and low <= value <= high):
+                raise ValueError(f"{name}: must be a number from {low:g} to {high:g}, "
+                                 f"got {value!r}")
+
+    def to_dict(self) -> dict[str, float]:
+        """Plain data (a run's recorded configuration, a tuned file's table)."""
+        return {k: float(v) for k, v in asdict(self).items()}
+
+    def fill(self, row: np.ndarray) -> None:
+        """Write these values into a seat's row of the kernels' policy parameters."""
+        for name, slot in SLOTS.items():
+            row[slot] = getattr(self, name)
+
+    def replace(self, **changes: float) -> HeuristicParams:
+        """A copy with some values changed, validated again."""
+        return HeuristicParams(**{**self.to_dict(), **changes})
+
+    def to_toml(self, *, profile: RuleProfile, comments: list[str]) -> str:
+        """A tuned file: the profile it was tuned for and the values."""
+        lines = [f"# {c}" for c in comments]
+        lines += [f'profile = "{profile.name}"', f'fingerprint = "{profile.fingerprint()}"',
+                  "", "[heuristic]"]
+        lines += [f"{k} = {v!r}" for k, v in self.to_dict().items()]
+        return "\n".join(lines) + "\n"
+
+
+PARAM_NAMES = tuple(f.name for f in fields(HeuristicParams))
+
+
+def read_tuned(path: str | Path) -> tuple[HeuristicParams, dict[str, Any]]:
+    """The values of a tuned file and its other keys (profile, fingerprint); ValueError
+    naming the file when it cannot be read."""
+    where = Path(path)
+    try:
+        data = tomllib.loads(where.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise ValueError(f"cannot read tuned player file {where}: {e.strerror}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ValueError(f"{where} is not valid TOML: {e}") from None
+    table = data.get("heuristic")
+    if not isinstance(table, dict):
+        raise ValueError(f"{where}: no [heuristic] table (write one with mighty-sim tune)")
+    unknown = set(table) - set(PARAM_NAMES)
+    if unknown:
+        raise ValueError(f"{where}: unknown heuristic parameter {sorted(unknown)[0]!r}")
+    try:
+        return HeuristicParams(**table), {k: v for k, v in data.items() if k != "heuristic"}
+    except ValueError as e:
+        raise ValueError(f"{where}: {e}") from None
+
+
+@cache
+def _shipped() -> dict[str, tuple[HeuristicParams, dict[str, Any]]]:
+    """The tuned files shipped with the package, by profile name."""
+    return {f.stem: read_tuned(f) for f in sorted(TUNED_DIR.glob("*.toml"))}
+
+
+def _distance(a: RuleProfile, b: RuleProfile) -> int:
+    da, db = a.to_dict(), b.to_dict()
+    return sum(da[k] != db[k] for k in da if k not in ("name", "description"))
+
+
+def has_tuned(profile: RuleProfile) -> bool:
+    """Whether values were tuned for exactly these rules (fingerprint)."""
+    return any(meta.get("fingerprint") == profile.fingerprint()
+               for _, meta in _shipped().values())
+
+
+def tuned_for(profile: RuleProfile) -> HeuristicParams:
+    """The heuristic's values for ``profile``: those tuned for its rules (by fingerprint,
+    then by name), else those of the nearest built-in profile."""
+    shipped = _shipped()
+    for params, meta in shipped.values():
+        if meta.get("fingerprint") == profile.fingerprint():
+            return params
+    if profile.name in shipped:
+        return shipped[profile.name][0]
+    nearest = min(BUILTIN_PROFILES.values(), key=lambda b: (_distance(profile, b), b.name))
+    if nearest.name in shipped:
+        return shipped[nearest.name][0]
+    return HeuristicParams()
+
+
+__all__ = ["HeuristicParams", "PARAM_NAMES", "has_tuned", "read_tuned", "tuned_for"]

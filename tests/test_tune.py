@@ -1,0 +1,93 @@
+"""Tuned players: the shipped values load and are used, `tune` is deterministic for a
+seed, and a mis-tuned field is found out and corrected."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from mighty_sim.analysis.tune import tune
+from mighty_sim.cli import main
+from mighty_sim.engine.batch import play_batch
+from mighty_sim.engine.heuristic import TUNED_DIR, HeuristicParams, read_tuned, tuned_for
+from mighty_sim.engine.players import parse_player, parse_players
+from mighty_sim.rules.profile import BUILTIN_PROFILES, load_profile
+
+STANDARD = load_profile("standard")
+
+
+@pytest.mark.parametrize("name", list(BUILTIN_PROFILES))
+def test_every_builtin_profile_ships_tuned_values(name: str) -> None:
+    params, meta = read_tuned(TUNED_DIR / f"{name}.toml")
+    profile = load_profile(name)
+    assert meta["profile"] == name and meta["fingerprint"] == profile.fingerprint()
+    assert tuned_for(profile) == params
+    assert "mighty-sim tune" in (TUNED_DIR / f"{name}.toml").read_text()
+
+
+def _rows(players: str, profile: str = "ucla-4p") -> np.ndarray:
+    p = load_profile(profile)
+    batch = play_batch(p, seed=4, game_start=0, games=400,
+                       players=parse_players(players, p.players))
+    return batch.ri
+
+
+def test_heuristic_plays_the_values_tuned_for_the_profile(tmp_path: Path) -> None:
+    shipped = TUNED_DIR / "ucla-4p.toml"
+    assert np.array_equal(_rows("heuristic"), _rows(f"heuristic@{shipped}"))
+    other = tmp_path / "other.toml"
+    bolder = read_tuned(shipped)[0].replace(bid_base=read_tuned(shipped)[0].bid_base + 4)
+    other.write_text(bolder.to_toml(profile=load_profile("ucla-4p"), comments=["test"]))
+    assert not np.array_equal(_rows("heuristic"), _rows(f"heuristic@{other}"))
+
+
+def test_a_house_rule_without_values_takes_the_nearest_builtins() -> None:
+    house = STANDARD.replace(name="my-table", double_back_run=False)
+    assert tuned_for(house) == tuned_for(STANDARD)
+    ucla_like = load_profile("ucla-5p").replace(name="x", loss_cap=-600)
+    assert tuned_for(ucla_like) == tuned_for(load_profile("ucla-5p"))
+
+
+def test_bad_tuned_files_are_named(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[heuristic]\nbid_base = 'x'\n")
+    with pytest.raises(ValueError, match="bad.toml: bid_base"):
+        parse_player(f"heuristic@{bad}")
+    with pytest.raises(ValueError, match="cannot read tuned player file"):
+        parse_player(f"heuristic@{tmp_path / 'none.toml'}")
+    with pytest.raises(ValueError, match="no tuned values"):
+        parse_player(f"random@{bad}")
+
+
+def test_tune_is_deterministic_for_a_seed() -> None:
+    a = tune(STANDARD, deals=300, seed=5, rounds=2)
+    b = tune(STANDARD, deals=300, seed=5, rounds=2)
+    assert a.steps == b.steps and a.params == b.params
+    c = tune(STANDARD, deals=300, seed=6, rounds=1)
+    assert [s.gain for s in c.steps] != [s.gain for s in a.steps[: len(c.steps)]]
+
+
+def test_a_mistuned_field_is_found_out_and_corrected() -> None:
+    """A field that bids four points too timidly: a seat that bids one step bolder gains
+    (its interval above zero), tune adopts the step, and the values end bolder."""
+    timid = tuned_for(STANDARD).replace(bid_base=tuned_for(STANDARD).bid_base - 4)
+    result = tune(STANDARD, deals=3000, seed=2, rounds=2, start=timid)
+    first = result.steps[0]
+    assert first.parameter == "bid_base" and first.new > first.old
+    assert first.adopted and first.ci_low > 0
+    assert result.params.bid_base >= timid.bid_base + 2
+
+
+def test_tune_command_writes_a_file_the_players_accept(tmp_path: Path) -> None:
+    out = tmp_path / "t.toml"
+    r = CliRunner().invoke(main, ["tune", "--profile", "russian-4p", "--deals", "300",
+                                  "--rounds", "1", "--out", str(out)])
+    assert r.exit_code == 0, r.stderr
+    params, meta = read_tuned(out)
+    assert meta["profile"] == "russian-4p" and isinstance(params, HeuristicParams)
+    r = CliRunner().invoke(main, ["duel", "--profile", "russian-4p", "--deals", "200",
+                                  "--players", f"heuristic@{out}", "--players", "heuristic"])
+    assert r.exit_code == 0, r.stderr
