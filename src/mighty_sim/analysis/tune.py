@@ -5,8 +5,9 @@ current values; one seat at a time deviates by one step of one parameter (up or 
 and its payout minus the field player's payout in that seat, on the same deals against
 the same opponents (a duplicate duel, :mod:`.duel`), is the gain of the step. A step
 whose gain is positive by the lower end of its 95% interval is adopted by the whole
-field, and the parameter keeps moving that way while the next step pays too; where a
-step changes no decision at all, the next one is tried (up to ``PLATEAU`` steps). A round
+field, and the parameter keeps moving that way while the next step pays too. Where a
+step changes no decision at all (or, for the thresholds of rare choices such as NT,
+does not lose by its interval), the next one is tried, up to ``PLATEAU`` steps away. A round
 tries every parameter; the values are a fixed point when a whole round adopts nothing
 (no single step pays). Each round plays fresh deals (seed + round), so the values do not
 fit one sample.
@@ -31,12 +32,15 @@ from ..rules.profile import RuleProfile
 from .duel import _seat_payouts
 from .stats import Z95
 
-STEPS = {"bid_base": 0.5, "strength_scale": 0.05, "nt_margin": 0.5, "solo_threshold": 1.0,
+STEPS = {"bid_base": 0.5, "strength_scale": 0.05, "nt_margin": 0.25, "solo_threshold": 1.0,
          "change_margin": 0.5}
 """One step of each parameter."""
-PLATEAU = 8
-"""Steps looked ahead where a step changes no decision at all (NT may be chosen only
-from some margin on)."""
+THRESHOLDS = ("nt_margin", "solo_threshold")
+"""Values that decide rare choices (NT, no friend): across the wide range where a step
+changes few decisions, the search looks further while a step does not lose by its 95%
+interval."""
+PLATEAU = 16
+"""Most steps looked ahead past steps that do not pay."""
 
 
 @dataclass(frozen=True)
@@ -135,8 +139,9 @@ def tune(
                     if report is not None:
                         report(step)
                     if not adopted:
-                        if low == high == 0.0 and k < PLATEAU:  # changed no decision:
-                            k += 1  # look one step further
+                        flat = low == high == 0.0 or name in THRESHOLDS and high >= 0
+                        if flat and k < PLATEAU:  # changed no decision, or (a rare
+                            k += 1  # choice's threshold) did not lose: look further
                             continue
                         break
                     direction, moved, params, k = sign, True, deviant, 1
