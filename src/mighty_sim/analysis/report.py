@@ -15,6 +15,8 @@ import polars as pl
 from rich.console import Console
 from rich.table import Table
 
+from ..files import write_atomic
+
 
 def _cell(v: object) -> str:
     if v is None:
@@ -48,16 +50,6 @@ def _html_table(df: pl.DataFrame, limit: int = 40) -> str:
     rows = "".join("<tr>" + "".join(f"<td>{html.escape(_cell(v))}</td>" for v in row) + "</tr>"
                    for row in df.head(limit).iter_rows())
     return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    """Write ``path`` whole or not at all: a temporary file renamed, removed on failure."""
-    tmp = path.parent / f".{path.name}.tmp"
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def write_report(dataset: Path, out: Path) -> Path:
@@ -162,7 +154,7 @@ def write_report(dataset: Path, out: Path) -> Path:
         lines += [f"![{caption}]({name})", "", f"*{caption}*", ""]
     for name, df in tables.items():
         lines += [f"## {name}", "", _markdown_table(df), ""]
-    _write_atomic(out / "report.md", "\n".join(lines))
+    write_atomic(out / "report.md", "\n".join(lines))
     body = [f"<h1>mighty_sim report: {html.escape(str(dataset))}</h1>",
             f"<p>{html.escape(about)}</p>"]
     for name, caption in pictures:
@@ -172,7 +164,7 @@ def write_report(dataset: Path, out: Path) -> Path:
         body.append(f"<h2>{html.escape(name)}</h2>{_html_table(df)}")
     style = ("body{font-family:sans-serif;max-width:70em;margin:auto}"
              "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px}")
-    _write_atomic(out / "report.html", "<!doctype html><html><head><meta charset='utf-8'>"
+    write_atomic(out / "report.html", "<!doctype html><html><head><meta charset='utf-8'>"
                   f"<title>mighty_sim report</title><style>{style}</style></head><body>"
                   + "".join(body) + "</body></html>\n")
     return out / "report.md"

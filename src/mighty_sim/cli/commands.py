@@ -571,6 +571,7 @@ def tune(profile: str, deals: int, seed: int, rounds: int, start_file: Path | No
     """
     from ..analysis.tune import tune as run_tune
     from ..engine.heuristic import read_tuned
+    from ..files import write_atomic
 
     p = load_profile(profile)
     start = read_tuned(start_file)[0] if start_file else None
@@ -595,12 +596,7 @@ def tune(profile: str, deals: int, seed: int, rounds: int, start_file: Path | No
         f"Written by: {command}",
         f"Started from: {', '.join(f'{k} {v:g}' for k, v in result.start.to_dict().items())}",
     ])
-    tmp = target.parent / f".{target.name}.tmp"
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, target)
-    finally:
-        tmp.unlink(missing_ok=True)
+    write_atomic(target, text)
     click.echo(f"{verdict} in {seconds:.0f} s: "
                + ", ".join(f"{k} {v:g}" for k, v in result.params.to_dict().items())
                + f" -> {target}")

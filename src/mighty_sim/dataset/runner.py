@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine.batch import play_batch
+from ..files import write_atomic
 from .config import RunConfig, config_differences, versions
 from .integrity import RUN_FILE, TABLES, inspect_run, read_run_file
 from .local import run_shards_local
@@ -50,9 +51,7 @@ class RunResult:
 
 
 def _write_json(path: Path, data: dict[str, Any]) -> None:
-    tmp = path.parent / f".{path.name}.tmp"
-    tmp.write_text(json.dumps(data, indent=2) + "\n")
-    os.replace(tmp, path)
+    write_atomic(path, json.dumps(data, indent=2) + "\n")
 
 
 _OURS = re.compile(r"shard=\d{5}/(part-0\.parquet|\.part-0\.parquet\.[0-9a-f]{12}\.tmp)")
