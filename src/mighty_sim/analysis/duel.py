@@ -28,7 +28,7 @@ from ..rules.profile import RuleProfile
 from .stats import Z95
 
 
-def _seat_payouts(profile: RuleProfile, lineup: tuple[PlayerSpec, ...], seat: int, deals: int,
+def seat_payouts(profile: RuleProfile, lineup: tuple[PlayerSpec, ...], seat: int, deals: int,
                   seed: int) -> tuple[np.ndarray, np.ndarray]:
     """The seat's payout in each game, and whether it declared."""
     batch = play_batch(profile, seed=seed, game_start=0, games=deals, players=lineup)
@@ -72,10 +72,10 @@ def duel(
     for seat in range(n):
         line_a = tuple(pa if s == seat else pf for s in range(n))
         line_b = tuple(pb if s == seat else pf for s in range(n))
-        pay_a, decl_a = _seat_payouts(profile, line_a, seat, deals, seed)
+        pay_a, decl_a = seat_payouts(profile, line_a, seat, deals, seed)
         if progress is not None:
             progress(deals)
-        pay_b, decl_b = _seat_payouts(profile, line_b, seat, deals, seed)
+        pay_b, decl_b = seat_payouts(profile, line_b, seat, deals, seed)
         if progress is not None:
             progress(deals)
         diff += pay_a - pay_b

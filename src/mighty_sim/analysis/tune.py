@@ -29,7 +29,7 @@ import numpy as np
 from ..engine.heuristic import PARAM_NAMES, HeuristicParams, tuned_for
 from ..engine.players import PlayerSpec
 from ..rules.profile import RuleProfile
-from .duel import _seat_payouts
+from .duel import seat_payouts
 from .stats import Z95
 
 STEPS = {"bid_base": 0.5, "strength_scale": 0.05, "nt_margin": 0.25, "solo_threshold": 1.0,
@@ -77,7 +77,7 @@ class _Field:
         self.profile, self.params, self.deals, self.seed = profile, params, deals, seed
         player = PlayerSpec("heuristic", params=params)
         lineup = (player,) * profile.players
-        self.pay = [_seat_payouts(profile, lineup, s, deals, seed)[0]
+        self.pay = [seat_payouts(profile, lineup, s, deals, seed)[0]
                     for s in range(profile.players)]
 
     def gain(self, deviant: HeuristicParams) -> tuple[float, float, float]:
@@ -88,7 +88,7 @@ class _Field:
         diff = np.zeros(self.deals, np.float64)
         for seat in range(n):
             lineup = tuple(player if s == seat else field_player for s in range(n))
-            diff += _seat_payouts(self.profile, lineup, seat, self.deals, self.seed)[0]
+            diff += seat_payouts(self.profile, lineup, seat, self.deals, self.seed)[0]
             diff -= self.pay[seat]
         diff /= n
         mean = float(diff.mean())
