@@ -160,13 +160,15 @@ def strength_nb(hand: np.uint64, trump: int, params: np.ndarray) -> float:
 
 @njit(cache=True)
 def best_strain_nb(hand: np.uint64, params: np.ndarray, pp: np.ndarray) -> tuple[int, float]:
-    """Strongest strain for a hand and its strength (NT must be better by the player's
-    NT margin)."""
-    best, best_s = 0, -1.0
+    """Strongest strain for a hand and its strength. NT is chosen only when its strength
+    beats the best suit's by the player's NT margin; the strength returned is the
+    strain's own (the margin decides the choice, not how high to bid)."""
+    best, best_s, best_key = 0, -1.0, -1e9
     for t in range(5):
-        s = strength_nb(hand, t, params) - (pp[PP_NT_MARGIN] if t == NO_TRUMP else 0.0)
-        if s > best_s:
-            best, best_s = t, s
+        s = strength_nb(hand, t, params)
+        key = s - (pp[PP_NT_MARGIN] if t == NO_TRUMP else 0.0)
+        if key > best_key:
+            best, best_s, best_key = t, s, key
     return best, best_s
 
 
