@@ -3,8 +3,10 @@
 A run is ``games = ceil(deals / ledger)`` games cut into shards of ``shard_games``
 consecutive games. Each shard is one Parquet file per table, written under a temporary
 name (leading dot) and renamed when complete, so a folder never holds a half-written
-shard; ``--resume`` replays only the shards whose file is missing. Rows depend only on
-the seed and the game numbers, never on the worker count.
+shard; ``--resume`` replays only the shards whose file is missing or damaged. Rows
+depend only on the seed and the game numbers, never on the worker count. The shards are
+written by :mod:`.local` (worker processes) or :mod:`.dask_cluster`, both through
+:func:`.writer.write_shard`.
 
 Layout::
 
