@@ -91,6 +91,19 @@ def _data_errors() -> tuple[type[BaseException], ...]:
     return tuple(kinds)
 
 
+def _seed_option(help_text: str) -> Callable[[Any], Any]:
+    """``--seed``: a non-negative integer, 0 by default."""
+    return click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+                        help=help_text)
+
+
+def _format_option(*choices: str) -> Callable[[Any], Any]:
+    """``--format``: one of ``choices``, the first by default."""
+    return click.option("--format", "fmt", type=click.Choice(list(choices)),
+                        default=choices[0], show_default=True, help="Output format.")
+
+
+
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="mighty-sim", prog_name="mighty-sim")
 def main() -> None:
@@ -150,8 +163,7 @@ def rules_list() -> None:
 
 @rules.command("show")
 @click.argument("profile")
-@click.option("--format", "fmt", type=click.Choice(["toml", "json"]), default="toml",
-              show_default=True, help="Output format.")
+@_format_option("toml", "json")
 def rules_show(profile: str, fmt: str) -> None:
     """Print the resolved PROFILE (a built-in name or a .toml file) and its fingerprint."""
     p = load_profile(profile)
@@ -167,8 +179,7 @@ def rules_show(profile: str, fmt: str) -> None:
               help="Built-in profile name or .toml file.")
 @click.option("--deals", type=click.IntRange(min=1), default=10_000, show_default=True,
               help="Random deals to play in the reference engine.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Seed of the random deals; the same seed checks the same deals.")
+@_seed_option("Seed of the random deals; the same seed checks the same deals.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes to share the deals.")
 def verify(profile: str, deals: int, seed: int, workers: int) -> None:
@@ -352,8 +363,7 @@ def show(dataset: Path, deal: int) -> None:
 
 @main.command()
 @click.argument("dataset", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
-              show_default=True, help="Output format.")
+@_format_option("table", "json", "csv")
 def analyze(dataset: Path, fmt: str) -> None:
     """Bid success odds, redeal frequency and score variance of DATASET.
 
@@ -394,16 +404,14 @@ def report(dataset: Path, out: Path) -> None:
                    "the first is the baseline.")
 @click.option("--deals", type=click.IntRange(2, 100_000_000), default=100_000,
               show_default=True, help="Deals every profile plays (the same deals).")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Seed of the deals.")
+@_seed_option("Seed of the deals.")
 @click.option("--players", default="heuristic", show_default=True,
               help="One player for every seat or one per seat: random, heuristic[:AGGR] "
                    "or pimc[:worlds=K][:rollouts=R][:noise=P].")
 @click.option("--fixed-players", is_flag=True,
               help="Only the same players under every rule (those tuned for the first "
                    "profile); by default also players tuned for each profile.")
-@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table",
-              show_default=True, help="Output format.")
+@_format_option("table", "json", "csv")
 def compare(datasets: tuple[Path, ...], profiles: tuple[str, ...], deals: int, seed: int,
             players: str, fixed_players: bool, fmt: str) -> None:
     """Compare house rules on the same deals, or two existing DATASETS.
@@ -460,15 +468,13 @@ def compare(datasets: tuple[Path, ...], profiles: tuple[str, ...], deals: int, s
               help="Built-in one-deck profile name or .toml file.")
 @click.option("--samples", type=click.IntRange(1, 10_000_000), default=10_000,
               show_default=True, help="Random deals of the unseen cards per strain.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Seed of the random deals.")
+@_seed_option("Seed of the random deals.")
 @click.option("--players", default="heuristic", show_default=True,
               help="Who plays the deals: 'heuristic' or 'random' for every seat, "
                    "'pimc[:worlds=K]' for the hand's owner with a heuristic field "
                    "(about 1 ms a card: use fewer samples), or one per seat, the "
                    "hand's owner first.")
-@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
-              show_default=True, help="Output format.")
+@_format_option("table", "json")
 def odds(hand: str, blind: str, profile: str, samples: int, seed: int, players: str,
          fmt: str) -> None:
     """Success odds and expected payout of every contract for a hand at the auction.
@@ -514,14 +520,12 @@ def odds(hand: str, blind: str, profile: str, samples: int, seed: int, players: 
                    "'pimc[:worlds=K][:rollouts=R][:noise=P]'.")
 @click.option("--deals", type=click.IntRange(1, 10_000_000), default=10_000,
               show_default=True, help="Deals; each is played once per seat by A and by B.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Seed of the deals.")
+@_seed_option("Seed of the deals.")
 @click.option("--field", default="heuristic", show_default=True,
               help="The player in the other seats.")
 @click.option("--profile", default="standard", show_default=True,
               help="Built-in profile name or .toml file.")
-@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
-              show_default=True, help="Output format.")
+@_format_option("table", "json")
 def duel(players: tuple[str, ...], deals: int, seed: int, field: str, profile: str,
          fmt: str) -> None:
     """Duplicate match: A and B each take every seat on the same deals against the same
@@ -551,8 +555,7 @@ def duel(players: tuple[str, ...], deals: int, seed: int, field: str, profile: s
               help="Built-in profile name or .toml file to tune the heuristic for.")
 @click.option("--deals", type=click.IntRange(100, 10_000_000), default=10_000,
               show_default=True, help="Deals of each duplicate duel (one seat deviating).")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Seed of the first round's deals (each round plays fresh ones).")
+@_seed_option("Seed of the first round's deals (each round plays fresh ones).")
 @click.option("--rounds", type=click.IntRange(1, 100), default=12, show_default=True,
               help="Most rounds; tuning stops earlier at a fixed point.")
 @click.option("--start", "start_file", type=click.Path(dir_okay=False, path_type=Path),
