@@ -119,7 +119,9 @@ def write_report(dataset: Path, out: Path) -> Path:
         part = roles.filter(pl.col("role") == role)
         if part.height:
             total = part["n"].sum()
-            ax.step(part["payouts"].to_list(), (part["n"] / total).to_list(), where="mid",
+            x, y = part["payouts"].to_list(), (part["n"] / total).to_list()
+            # a role with one payout (ucla's defenders: always 0) is a point, not a step
+            ax.plot(x, y, drawstyle="steps-mid", marker="o" if len(x) < 3 else None,
                     label=role)
     ax.set_xlabel("payout per deal (units)")
     ax.set_ylabel("share of deals")
