@@ -91,6 +91,11 @@ def _data_errors() -> tuple[type[BaseException], ...]:
     return tuple(kinds)
 
 
+PLAYER = ("random, heuristic[@FILE][:AGGR] or pimc[@FILE][:worlds=K][:rollouts=R][:noise=P] "
+          "(@FILE: bidding values written by `mighty-sim tune`)")
+"""A player as the options that take one read it (see ``engine.players.parse_player``)."""
+
+
 def _seed_option(help_text: str) -> Callable[[Any], Any]:
     """``--seed``: a non-negative integer, 0 by default."""
     return click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
@@ -235,8 +240,7 @@ def demo(deals: int, out: Path) -> None:
 @click.option("--out", type=click.Path(path_type=Path), required=True,
               help="Dataset folder.")
 @click.option("--players", default="heuristic", show_default=True,
-              help="One player for every seat or one per seat (p0,p1,p2,p3,p4): random, "
-                   "heuristic[:AGGR] or pimc[:worlds=K][:rollouts=R][:noise=P].")
+              help=f"One player for every seat or one per seat (p0,p1,p2,...): {PLAYER}.")
 @click.option("--aggressiveness", type=click.FloatRange(-10, 10), default=0.0,
               show_default=True,
               help="Points every heuristic or PIMC player adds to its bid ceiling, -10 to "
@@ -406,8 +410,7 @@ def report(dataset: Path, out: Path) -> None:
               show_default=True, help="Deals every profile plays (the same deals).")
 @_seed_option("Seed of the deals.")
 @click.option("--players", default="heuristic", show_default=True,
-              help="One player for every seat or one per seat: random, heuristic[:AGGR] "
-                   "or pimc[:worlds=K][:rollouts=R][:noise=P].")
+              help=f"One player for every seat or one per seat: {PLAYER}.")
 @click.option("--fixed-players", is_flag=True,
               help="Only the same players under every rule (those tuned for the first "
                    "profile); by default also players tuned for each profile.")
@@ -516,8 +519,7 @@ def odds(hand: str, blind: str, profile: str, samples: int, seed: int, players: 
 
 @main.command()
 @click.option("--players", "players", multiple=True, required=True,
-              help="Give twice: A then B, each 'random', 'heuristic[:AGGR]' or "
-                   "'pimc[:worlds=K][:rollouts=R][:noise=P]'.")
+              help=f"Give twice: A then B, each {PLAYER}.")
 @click.option("--deals", type=click.IntRange(1, 10_000_000), default=10_000,
               show_default=True, help="Deals; each is played once per seat by A and by B.")
 @_seed_option("Seed of the deals.")

@@ -66,11 +66,6 @@ class RunState:
     damaged_shards: tuple[int, ...]
     """The shards of those files."""
 
-    @property
-    def complete(self) -> bool:
-        """Every shard of every table is there and healthy."""
-        return not self.missing and not self.damaged
-
     def files(self, table: str = "deals") -> list[Path]:
         """The table's shard files, in shard order (only meaningful when complete)."""
         return [shard_path(self.path, table, s) for s in range(self.config.shards)]

@@ -136,19 +136,25 @@ def _distance(a: RuleProfile, b: RuleProfile) -> int:
     return sum(da[k] != db[k] for k in da if k not in ("name", "description"))
 
 
+def _tuned_exactly(profile: RuleProfile) -> HeuristicParams | None:
+    """The shipped values tuned for exactly these rules (by fingerprint), if any."""
+    fingerprint = profile.fingerprint()
+    return next((params for params, meta in _shipped().values()
+                 if meta.get("fingerprint") == fingerprint), None)
+
+
 def has_tuned(profile: RuleProfile) -> bool:
     """Whether values were tuned for exactly these rules (fingerprint)."""
-    return any(meta.get("fingerprint") == profile.fingerprint()
-               for _, meta in _shipped().values())
+    return _tuned_exactly(profile) is not None
 
 
 def tuned_for(profile: RuleProfile) -> HeuristicParams:
     """The heuristic's values for ``profile``: those tuned for its rules (by fingerprint,
     then by name), else those of the nearest built-in profile."""
+    exact = _tuned_exactly(profile)
+    if exact is not None:
+        return exact
     shipped = _shipped()
-    for params, meta in shipped.values():
-        if meta.get("fingerprint") == profile.fingerprint():
-            return params
     if profile.name in shipped:
         return shipped[profile.name][0]
     nearest = min(BUILTIN_PROFILES.values(), key=lambda b: (_distance(profile, b), b.name))

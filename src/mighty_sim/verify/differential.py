@@ -151,7 +151,7 @@ def check_deals(
     report = DiffReport()
     for i, record in enumerate(records, start):
         for problem in check_invariants(p, record):
-            _note(report, f"deal {i}: {problem}")
+            note_mismatch(report, f"deal {i}: {problem}")
     report.deals = count
     _compare_decisions(p, params, log, report)
     played = [r for r in records if r.result.outcome == "played"]
@@ -162,7 +162,8 @@ def check_deals(
     return report
 
 
-def _note(report: DiffReport, text: str) -> None:
+def note_mismatch(report: DiffReport, text: str) -> None:
+    """Count a mismatch and keep its text among the first ten examples."""
     report.mismatches += 1
     if len(report.examples) < 10:
         report.examples.append(text)
@@ -178,7 +179,7 @@ def _compare_decisions(
                                   ints[5], params, out)
     report.decisions += m
     for k in map(int, np.flatnonzero(out != expected)[:10]):
-        _note(report, f"legal plays differ: reference {int(expected[k]):#x}, "
+        note_mismatch(report, f"legal plays differ: reference {int(expected[k]):#x}, "
                       f"kernel {int(out[k]):#x} for {log[k]}")
     report.mismatches += max(0, int(np.count_nonzero(out != expected)) - 10)
 
@@ -201,7 +202,7 @@ def _compare_tricks(
                                    out)
     report.tricks += m
     for k in map(int, np.flatnonzero(out != expected)):
-        _note(report, f"trick winner differs: reference {expected[k]}, kernel {out[k]} "
+        note_mismatch(report, f"trick winner differs: reference {expected[k]}, kernel {out[k]} "
                       f"for {tricks[k]}")
 
 
@@ -229,7 +230,7 @@ def _compare_settlements(
             else:
                 kernel = out[k, 2]
             if Fraction(kernel) != paid:
-                _note(report, f"payout of seat {seat} differs: reference {paid}, "
+                note_mismatch(report, f"payout of seat {seat} differs: reference {paid}, "
                               f"kernel {kernel} in {res}")
                 break
 
@@ -249,7 +250,7 @@ def _compare_weak_scores(
     for k in range(hands.shape[0]):
         ref = weak_hand_score(p, full[k])
         if ref * 4 != out[k]:
-            _note(report, f"weak-hand score differs: reference {ref}, kernel {out[k] / 4}")
+            note_mismatch(report, f"weak-hand score differs: reference {ref}, kernel {out[k] / 4}")
 
 
 __all__ = [
@@ -257,6 +258,7 @@ __all__ = [
     "RecordingPlayer",
     "check_deals",
     "check_invariants",
+    "note_mismatch",
     "decision_arrays",
     "record_random_deals",
 ]

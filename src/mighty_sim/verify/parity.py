@@ -49,7 +49,7 @@ from ..reference.records import (
 from ..reference.rng import DealStream
 from ..rules.cards import card_name, kind_of
 from ..rules.profile import TRUMPS, RuleProfile, load_profile
-from .differential import DiffReport, _note
+from .differential import DiffReport, note_mismatch
 
 
 def _history(rec: DealRecord) -> list[str]:
@@ -147,7 +147,7 @@ def compare_games(profile: RuleProfile | str, *, seed: int, start: int, count: i
                                deals=ledger).attempts
         for attempt, rec in enumerate(attempts):
             if k >= len(rows) or rows[k]["deal_id"] != game << 16 | attempt:
-                _note(report, f"game {game} attempt {attempt}: no such row in the kernel's")
+                note_mismatch(report, f"game {game} attempt {attempt}: no such row in the kernel's")
                 return report
             row = rows[k]
             k += 1
@@ -156,15 +156,16 @@ def compare_games(profile: RuleProfile | str, *, seed: int, start: int, count: i
                                                                  for t in rec.tricks)
             difference = _first_difference(p, row, by_deal.get(int(row["deal_id"]), []), rec)
             if difference:
-                _note(report, f"{p.name} game {game} attempt {attempt}: {difference}")
+                note_mismatch(report, f"{p.name} game {game} attempt {attempt}: {difference}")
     if k != len(rows):
-        _note(report, f"{p.name}: the kernel wrote {len(rows) - k} more attempts")
+        note_mismatch(report, f"{p.name}: the kernel wrote {len(rows) - k} more attempts")
     return report
 
 
 class _ChoiceRecorder(RandomPlayer):
     """The random player, keeping every auction view and contract view it decided from
-    (a contract view marked by whether the blind was seen)."""
+    (a contract view marked by whether the blind was seen: a deal starts with the
+    auction, so ``exchanged`` is cleared there)."""
 
     def __init__(self, log: list[tuple[str, Any]]) -> None:
         self.log = log
@@ -196,8 +197,6 @@ def compare_auction_choices(profile: RuleProfile | str, *, seed: int, start: int
     log: list[tuple[str, Any]] = []
     players = [_ChoiceRecorder(log) for _ in range(n)]
     for i in range(start, start + count):
-        for player in players:
-            player.exchanged = False
         play_deal(p, players, dealer=i % n, first_bidder=i % n, stream=DealStream(seed, i))
     report = DiffReport()
     for what, view in log:
@@ -220,7 +219,7 @@ def compare_auction_choices(profile: RuleProfile | str, *, seed: int, start: int
             reference = [(b, TRUMPS.index(t)) for b, t in view.legal_contracts]
         kernel = [(int(b), int(t)) for b, t in kernel]
         if kernel != reference:
-            _note(report, f"{p.name}: {what} choices differ: kernel {kernel}, reference "
+            note_mismatch(report, f"{p.name}: {what} choices differ: kernel {kernel}, reference "
                           f"{reference} for {view}")
     return report
 
