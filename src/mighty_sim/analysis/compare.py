@@ -173,17 +173,20 @@ def compare_profiles(
     if len(set(names)) != len(names):
         names = [f"{p.name}#{i}" for i, p in enumerate(profiles)]
     same = tuple(s.resolved(profiles[0]) for s in players)
-    tables = [comparison_table(
-        [(name, simulate_metrics(p, deals=deals, seed=seed, players=same))
-         for name, p in zip(names, profiles, strict=True)], paired=True)
-        .with_columns(pl.lit("same").alias("players"))]
+    metrics_same = [simulate_metrics(p, deals=deals, seed=seed, players=same)
+                    for p in profiles]
+    tables = [comparison_table(list(zip(names, metrics_same, strict=True)), paired=True)
+              .with_columns(pl.lit("same").alias("players"))]
     if adapted and any(s.policy != "random" and s.params is None for s in players):
         named = []
-        for name, p in zip(names, profiles, strict=True):
+        for name, p, played in zip(names, profiles, metrics_same, strict=True):
             values = adapted_values(p, deals=deals, seed=seed, note=note)
             own = tuple(s if s.policy == "random" or s.params is not None
                         else replace(s, params=values) for s in players)
-            named.append((name, simulate_metrics(p, deals=deals, seed=seed, players=own)))
+            # players who bid as the first profile's did play the same games again
+            metrics = played if own == same else simulate_metrics(
+                p, deals=deals, seed=seed, players=own)
+            named.append((name, metrics))
         tables.append(comparison_table(named, paired=True)
                       .with_columns(pl.lit("adapted").alias("players")))
     return pl.concat(tables)
