@@ -153,7 +153,7 @@ def test_pimc_plays_differently_from_the_heuristic_it_rolls_out() -> None:
 def test_pimc_beats_the_heuristic_in_a_duplicate_duel() -> None:
     from mighty_sim.analysis.duel import duel
 
-    r = duel(STANDARD, "pimc:worlds=8", "heuristic", deals=200, seed=5)
+    r = duel(STANDARD, "pimc:worlds=8", "heuristic", deals=400, seed=5)
     assert r["ci_low"] > 0
     assert r["declarer"]["ci_low"] > 0  # type: ignore[index]
 

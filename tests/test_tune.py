@@ -14,7 +14,17 @@ from mighty_sim.cli import main
 from mighty_sim.engine.batch import play_batch
 from mighty_sim.engine.heuristic import TUNED_DIR, HeuristicParams, read_tuned, tuned_for
 from mighty_sim.engine.players import parse_player, parse_players
-from mighty_sim.rules.profile import BUILTIN_PROFILES, load_profile
+from mighty_sim.kernels.layout import (
+    N_POLICY_PARAMS,
+    OUTCOME_PLAYED,
+    R_FRIEND_MODE,
+    R_OUTCOME,
+    R_TRUMP,
+)
+from mighty_sim.kernels.params import MODE_NONE, compile_profile
+from mighty_sim.kernels.policy_nb import best_strain_nb, nt_edge_nb
+from mighty_sim.rules.cards import parse_cards
+from mighty_sim.rules.profile import BUILTIN_PROFILES, TRUMPS, load_profile
 
 STANDARD = load_profile("standard")
 
@@ -91,3 +101,32 @@ def test_tune_command_writes_a_file_the_players_accept(tmp_path: Path) -> None:
     r = CliRunner().invoke(main, ["duel", "--profile", "russian-4p", "--deals", "200",
                                   "--players", f"heuristic@{out}", "--players", "heuristic"])
     assert r.exit_code == 0, r.stderr
+
+
+def _strain(hand: str, params: HeuristicParams) -> str:
+    pp = np.zeros(N_POLICY_PARAMS)
+    params.fill(pp)
+    trump, _ = best_strain_nb(np.uint64(parse_cards(hand)), compile_profile(STANDARD), pp)
+    return TRUMPS[trump]
+
+
+def test_the_heuristic_chooses_nt_for_top_cards_and_a_suit_for_length() -> None:
+    """Kings, the joker and cards running from aces in every suit make an NT hand; the
+    same top cards with a seven-card suit make that suit trump; a higher NT margin
+    keeps the first hand in a suit."""
+    tuned = tuned_for(STANDARD)
+    balanced = "JK AH KH QH AD KD KC 9C KS 5S"
+    long_hearts = "JK AH KH QH JH 9H 7H 5H KD 2C"
+    assert nt_edge_nb(np.uint64(parse_cards(balanced)), compile_profile(STANDARD)) > 10
+    assert _strain(balanced, tuned) == "NT"
+    assert _strain(long_hearts, tuned) == "H"
+    assert _strain(balanced, tuned.replace(nt_margin=25)) != "NT"
+
+
+def test_standard_players_declare_every_contract_type() -> None:
+    """NT and openly friendless contracts occur among tuned standard players."""
+    ri = play_batch(STANDARD, seed=8, game_start=0, games=300,
+                    players=parse_players("heuristic", STANDARD.players)).ri
+    played = ri[ri[:, R_OUTCOME] == OUTCOME_PLAYED]
+    assert (played[:, R_TRUMP] == TRUMPS.index("NT")).mean() > 0.03
+    assert (played[:, R_FRIEND_MODE] == MODE_NONE).sum() > 0

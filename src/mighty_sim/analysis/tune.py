@@ -32,7 +32,7 @@ from ..rules.profile import RuleProfile
 from .duel import seat_payouts
 from .stats import Z95
 
-STEPS = {"bid_base": 0.5, "strength_scale": 0.05, "nt_margin": 0.25, "solo_threshold": 1.0,
+STEPS = {"bid_base": 0.5, "strength_scale": 0.05, "nt_margin": 0.5, "solo_threshold": 1.0,
          "change_margin": 0.5}
 """One step of each parameter."""
 THRESHOLDS = ("nt_margin", "solo_threshold")

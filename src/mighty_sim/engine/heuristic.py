@@ -38,7 +38,7 @@ TUNED_DIR = Path(__file__).parent / "tuned"
 _RANGES = {
     "bid_base": (-20.0, 40.0),
     "strength_scale": (0.05, 5.0),
-    "nt_margin": (-10.0, 10.0),
+    "nt_margin": (-30.0, 30.0),
     "solo_threshold": (0.0, 60.0),
     "change_margin": (0.0, 20.0),
 }
@@ -63,8 +63,9 @@ class HeuristicParams:
     """Points the player expects its side to take beyond its hand's strength."""
     strength_scale: float = 1.0
     """Points of bid per point of hand strength."""
-    nt_margin: float = 1.0
-    """How much stronger NT must be than the best suit to be chosen."""
+    nt_margin: float = 0.0
+    """The NT edge (the payout NT is expected to gain over the hand's best suit) from
+    which the player chooses NT."""
     solo_threshold: float = 16.0
     """Strength (per ten cards) from which the declarer plays openly without a friend."""
     change_margin: float = 2.0
