@@ -7,8 +7,10 @@ imported into this process and timed in alternating rounds (CPU time of one
 ``play_batch`` call of ``--games`` games each); the ratios old/new of the rounds are
 printed sorted, with their median. A ratio above 1 means the working tree is faster.
 
-Before timing it says whether both versions write identical rows for the same games
-(a speed change usually should; a change of play or rules will not).
+Before timing it says whether both versions write identical rows for the same games,
+every array of the batch with the tricks recorded (a speed change usually should; a
+change of play or rules will not): for the profile timed, and with ``--check-all`` for
+every built-in profile with random, heuristic and (one deck) PIMC players.
 
     .venv/bin/python benchmarks/bench_against.py HEAD~1 [--profile standard]
         [--players heuristic,random] [--games 30000] [--rounds 12]
@@ -36,7 +38,7 @@ import numpy as np
 from _results import save
 from numba import config as numba_config
 
-from mighty_sim.rules.profile import load_profile
+from mighty_sim.rules.profile import BUILTIN_PROFILES, load_profile
 
 ROOT = Path(__file__).resolve().parent.parent
 ALIAS = "mighty_sim_rev"
@@ -78,6 +80,37 @@ class Engine:
         self.load_profile = find(("rules.profile", "profile"), "load_profile")
 
 
+ROW_ARRAYS = ("ri", "ru", "rf", "rw", "rh", "ti")
+
+
+def same_rows(new: Any, old: Any, profile: str, players: str, games: int) -> bool:
+    """Whether both versions write identical arrays for ``games`` games (ledger of 3)."""
+    batches = []
+    for engine in (new, old):
+        p = engine.load_profile(profile)
+        spec = engine.parse_players(players, p.players)
+        batches.append(engine.play_batch(p, seed=1, game_start=0, games=games, players=spec,
+                                         ledger=3, record_tricks=True))
+    return all(np.array_equal(getattr(batches[0], k), getattr(batches[1], k))
+               for k in ROW_ARRAYS)
+
+
+def check_all(new: Any, old: Any) -> bool:
+    """Row identity for every built-in profile and player type; prints one line each."""
+    ok = True
+    for name in BUILTIN_PROFILES:
+        kinds = [("random", 300), ("heuristic", 300)]
+        if load_profile(name).deck_copies == 1:
+            kinds.append(("pimc:worlds=4", 8))
+        results = []
+        for players, games in kinds:
+            same = same_rows(new, old, name, players, games)
+            ok &= same
+            results.append(f"{players.split(':')[0]} {'yes' if same else 'NO'}")
+        print(f"  rows identical, {name:<11} {', '.join(results)}", flush=True)
+    return ok
+
+
 def cpu_seconds(engine: Any, profile: Any, players: str, start: int, games: int) -> float:
     spec = engine.parse_players(players, profile.players)
     t = time.process_time()
@@ -93,6 +126,8 @@ def main() -> None:
                     help="comma-separated policies, each timed on its own")
     ap.add_argument("--games", type=int, default=30_000)
     ap.add_argument("--rounds", type=int, default=12)
+    ap.add_argument("--check-all", action="store_true",
+                    help="first compare the rows of every built-in profile and player type")
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results/against.json"))
     args = ap.parse_args()
     if numba_config.DISABLE_JIT:
@@ -107,14 +142,10 @@ def main() -> None:
           f"{args.games:,} games a round, CPU time")
     result: dict[str, object] = {"revision": commit, "profile": args.profile,
                                  "games_per_round": args.games}
+    if args.check_all:
+        result["all_rows_identical"] = check_all(new_engine, old_engine)
     for players in args.players.split(","):
-        spec_new = new_engine.parse_players(players, profile.players)
-        spec_old = old_engine.parse_players(players, profile.players)
-        a = new_engine.play_batch(profile, seed=1, game_start=0, games=2000, players=spec_new)
-        b = old_engine.play_batch(old_profile, seed=1, game_start=0, games=2000,
-                                  players=spec_old)  # also compiles both
-        same = all(np.array_equal(getattr(a, k), getattr(b, k))
-                   for k in ("ri", "ru", "rf", "rw", "rh"))
+        same = same_rows(new_engine, old_engine, args.profile, players, 2000)
         ratios = []
         for r in range(args.rounds):
             start = 1_000_000 + r * args.games

@@ -102,6 +102,7 @@ from .rules_nb import (
     weak_score_ok_nb,
     weak_score_q_nb,
 )
+from .tricks_nb import play_tricks_nb
 
 
 @njit(cache=True)
@@ -299,7 +300,9 @@ def play_contract_nb(
             track = True
     start_play_nb(s, h, tr, params, hands, discards, declarer, bid, trump, changed, mode,
                   called, request, track)
-    while True:
+    if not track:  # random and heuristic seats only: the one-loop play
+        t_used = play_tricks_nb(st, s, h, tr, policies, params, record_tricks, ti, t_used, row)
+    while s[S_TRICK_NO] <= hand_size:
         t_used = play_until_nb(st, s, h, tr, policies, params, 0.0, record_tricks, ti, t_used,
                                row)
         if s[S_TRICK_NO] > hand_size:

@@ -159,7 +159,7 @@ def play2_until_nb(
         kind, suit, demand = play_decide_nb(
             policies[seat], st, seat, kinds, legal, tk, k, s[S_LEADER], s[S_TRUMP], trick_no,
             s[S_JOKER_SUIT], s[S_DEMANDED] == 1, demand_card, partners,
-            seat == declarer or seat == friend, h[H2_SEEN], n, params)
+            seat == declarer or seat == friend, h[H2_SEEN], n, params, -1)
         card = copy_of_nb(p0, p1, kind)
         t_used = apply_play2_nb(s, h, tr, tk, seat, card, suit, demand, params, record, ti,
                                 t_used, row)

@@ -215,7 +215,7 @@ def play_until_nb(
         card, suit, demand = play_decide_nb(
             policy, st, seat, hand, legal, tr, k, s[S_LEADER], s[S_TRUMP], trick_no,
             s[S_JOKER_SUIT], s[S_DEMANDED] == 1, demand_card, partners,
-            seat == declarer or seat == friend, h[H_SEEN], n, params)
+            seat == declarer or seat == friend, h[H_SEEN], n, params, -1)
         if k + 1 < n and s[S_TRACK] == 0:  # mid-trick: no trick to close, no inference
             place_card_nb(s, h, tr, seat, card, suit, demand)
         else:

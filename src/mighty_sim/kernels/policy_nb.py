@@ -417,13 +417,14 @@ def play_decide_nb(
     policy: int, st: np.ndarray, seat: int, hand: np.uint64, legal: np.uint64,
     trick: np.ndarray, n_played: int, leader: int, trump: int, trick_no: int,
     joker_suit: int, demanded: bool, demand_card: int, partner_mask: int,
-    declarer_side: bool, seen: np.uint64, players: int, params: np.ndarray,
+    declarer_side: bool, seen: np.uint64, players: int, params: np.ndarray, win_idx: int,
 ) -> tuple[int, int, bool]:
     """(card, joker suit named or -1, demand) for the seat to play.
 
     ``demand_card`` is the card that, led now, may demand the joker (-1 if none);
     ``partner_mask`` has bit s set for each seat known to be on this seat's side;
-    ``seen`` is every card played before this trick.
+    ``seen`` is every card played before this trick; ``win_idx`` the index in ``trick``
+    of the card winning it so far when the caller knows it, else -1.
     """
     powered_lead = not in_tricks_nb(params[P_JOKER_POWERLESS], trick_no)
     if policy == POLICY_RANDOM:
@@ -438,7 +439,9 @@ def play_decide_nb(
         return _lead_nb(hand, legal, trump, trick_no, demand_card, declarer_side, seen,
                         mighty, powered_lead, params)
     # following: who is winning so far, and is it a partner?
-    idx = trick_winner_nb(trick, n_played, trump, trick_no, joker_suit, demanded, params)
+    idx = win_idx
+    if idx < 0:
+        idx = trick_winner_nb(trick, n_played, trump, trick_no, joker_suit, demanded, params)
     win_seat = (leader + idx) % players
     points = 0
     for i in range(n_played):

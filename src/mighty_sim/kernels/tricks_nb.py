@@ -1,0 +1,291 @@
+"""The tricks of a one-deck deal in one loop, for ``random`` and ``heuristic`` seats.
+
+The same play as :func:`.play_nb.play_until_nb` (the same cards, the same draws from
+the stream, the same trick rows), with the trick's state in local variables instead of
+the play state's arrays, the legal cards of a seat found from the suit to follow kept
+for the trick, and the card winning the trick kept as it is played (its *key* below),
+so that neither a follower's legality nor the heuristic's "who wins now" scans the
+trick. The play state ``s``/``h``/``tr`` (:mod:`.play_nb`) is read at the start and left
+as ``play_until_nb`` leaves it at the end of the deal.
+
+Key of a card in the trick (the larger wins, the earlier of equal keys): Mighty 3000, a
+joker with power 2000, a trump 1000 + card, a card of the suit to follow 500 + card,
+anything else -1. Where the keys of cards already played can change later in the trick
+(a powerless joker led: the second card sets the suit; a hunter played after the joker
+takes its power under the next-player rule), the winner is found from the whole trick.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import njit
+from .layout import (
+    MAX_PLAYERS,
+    POLICY_RANDOM,
+    T_CARDS,
+    T_DEMAND,
+    T_JOKER_SUIT,
+    T_LEADER,
+    T_NO,
+    T_POINTS,
+    T_ROW,
+    T_WINNER,
+)
+from .params import (
+    FRIEND_KIND_FRIEND,
+    HUNTER_LEAD_DEMAND,
+    HUNTER_NEXT_PLAYER,
+    MODE_CALLED,
+    MODE_FIRST_TRICK,
+    P_FIRST_NO_HUNTER,
+    P_FIRST_NO_JOKER,
+    P_FIRST_NO_TRUMP,
+    P_HAND_SIZE,
+    P_HUNTED_POWERLESS,
+    P_HUNTER_RULE,
+    P_HUNTER_TRICKS,
+    P_JOKER_NO_LEAD,
+    P_JOKER_POWERLESS,
+    P_MIGHTY_ANSWERS,
+    P_MIGHTY_LEAD_DEMANDS,
+    P_MIGHTY_SETS_FROM,
+)
+from .play_nb import (
+    H_SEEN,
+    S_CALLED,
+    S_CAPTURED,
+    S_DECLARER,
+    S_DEMANDED,
+    S_FRIEND,
+    S_FRIEND_HAS_LED,
+    S_HUNTER,
+    S_JOKER_SUIT,
+    S_K,
+    S_KIND,
+    S_LEADER,
+    S_MODE,
+    S_N,
+    S_REQUEST,
+    S_REVEALED,
+    S_TRICK_NO,
+    S_TRUMP,
+    S_WON,
+    partners_of_nb,
+)
+from .policy_nb import kth_card_nb, play_decide_nb
+from .rng_nb import below_nb, chance_nb
+from .rules_nb import (
+    JOKER_BIT,
+    NO_TRUMP,
+    bit_nb,
+    in_tricks_nb,
+    is_point_nb,
+    mighty_of_nb,
+    popcount_nb,
+    suit_mask_nb,
+    trick_winner_nb,
+)
+
+_JOKER = np.uint64(1) << np.uint64(JOKER_BIT)
+_NONE = np.uint64(0)
+
+
+@njit(cache=True, inline="always")
+def _key(c: int, mighty: int, joker_power: bool, trump: int, suit: int) -> int:
+    if c == mighty:
+        return 3000
+    if c == JOKER_BIT:
+        return 2000 if joker_power else -1
+    cs = c // 13
+    if cs == trump:
+        return 1000 + c
+    if cs == suit:
+        return 500 + c
+    return -1
+
+
+@njit(cache=True)
+def play_tricks_nb(
+    st: np.ndarray, s: np.ndarray, h: np.ndarray, tr: np.ndarray, policies: np.ndarray,
+    params: np.ndarray, record: bool, ti: np.ndarray, t_used: int, row: int,
+) -> int:
+    """Play every remaining trick of a one-deck deal whose seats are all ``random`` or
+    ``heuristic`` and whose state does not track inferences (``s[S_TRACK]`` 0), from a
+    trick's start. Returns the trick rows used, as ``play_until_nb``."""
+    n = s[S_N]
+    hand_size = params[P_HAND_SIZE]
+    trump = s[S_TRUMP]
+    declarer = s[S_DECLARER]
+    mode = s[S_MODE]
+    called = s[S_CALLED]
+    request = s[S_REQUEST]
+    hunter = s[S_HUNTER]
+    mighty = mighty_of_nb(params, trump)
+    mighty_bit = bit_nb(mighty)
+    hunter_rule = params[P_HUNTER_RULE]
+    lead_demand = hunter_rule == HUNTER_LEAD_DEMAND and hunter >= 0
+    next_player = hunter_rule == HUNTER_NEXT_PLAYER
+    hunted_powerless = params[P_HUNTED_POWERLESS] != 0
+    hunter_tricks = params[P_HUNTER_TRICKS]
+    joker_powerless = params[P_JOKER_POWERLESS]
+    joker_no_lead = params[P_JOKER_NO_LEAD]
+    mighty_answers = params[P_MIGHTY_ANSWERS] != 0
+    mighty_lead_demands = params[P_MIGHTY_LEAD_DEMANDS] != 0
+    mighty_sets_from = params[P_MIGHTY_SETS_FROM]
+    trump_mask = suit_mask_nb(trump) if trump != NO_TRUMP else _NONE
+    first_restrict = _NONE  # cards not to lead to trick 1 while others may be led
+    if params[P_FIRST_NO_TRUMP] and trump != NO_TRUMP:
+        first_restrict |= trump_mask
+    if params[P_FIRST_NO_JOKER]:
+        first_restrict |= _JOKER
+    if params[P_FIRST_NO_HUNTER] and hunter >= 0:
+        first_restrict |= bit_nb(hunter)
+    # whether a joker's power can be lost to a card played after it
+    late_power = next_player and hunted_powerless
+    friend = s[S_FRIEND]
+    kind = s[S_KIND]
+    revealed = s[S_REVEALED] == 1
+    friend_has_led = s[S_FRIEND_HAS_LED] == 1
+    partners = np.zeros(MAX_PLAYERS, np.int64)
+    for p in range(n):
+        partners[p] = partners_of_nb(p, n, declarer, friend, revealed, kind)
+    seen = h[H_SEEN]
+    leader = s[S_LEADER]
+    trick_no = s[S_TRICK_NO]
+    while trick_no <= hand_size:
+        powered_lead = not in_tricks_nb(joker_powerless, trick_no)
+        hunt_now = lead_demand and in_tricks_nb(hunter_tricks, trick_no)
+        joker_suit = -1
+        demanded = False
+        suit = -1  # the suit to follow
+        joker_power = powered_lead  # of a joker in this trick, as known so far
+        win = 0
+        win_key = -1
+        seat = leader
+        for k in range(n):
+            hand = h[seat]
+            # -- the seat's legal cards (rules_nb.legal_plays_nb) ------------------------
+            if k == 0:
+                legal = hand
+                if (seat == friend and request >= 0 and not friend_has_led
+                        and hand & suit_mask_nb(request)):
+                    legal = hand & suit_mask_nb(request)
+                if in_tricks_nb(joker_no_lead, trick_no) and legal & ~_JOKER:
+                    legal &= ~_JOKER
+                if trick_no == 1 and legal & ~first_restrict:
+                    legal &= ~first_restrict
+            else:
+                legal = _NONE
+                if hand & _JOKER:
+                    if next_player:
+                        if hunter >= 0 and tr[k - 1] == hunter:
+                            legal = _JOKER
+                    elif demanded:
+                        legal = _JOKER
+                        if mighty_answers:
+                            legal |= hand & mighty_bit
+                if legal == _NONE:
+                    legal = hand
+                    if suit >= 0:
+                        follow = hand & suit_mask_nb(suit)
+                        if follow:
+                            legal = follow | (hand & (mighty_bit | _JOKER))
+            # -- the seat's decision ---------------------------------------------------------
+            demand_card = -1
+            if k == 0 and hunt_now and not hand & _JOKER:
+                demand_card = hunter
+            if policies[seat] == POLICY_RANDOM:
+                card = kth_card_nb(legal, below_nb(st, popcount_nb(legal)))
+                named = -1
+                if k == 0 and card == JOKER_BIT and powered_lead:
+                    named = below_nb(st, 4)
+                demand = card == demand_card and chance_nb(st, 1, 2)
+            else:
+                card, named, demand = play_decide_nb(
+                    policies[seat], st, seat, hand, legal, tr, k, leader, trump, trick_no,
+                    joker_suit, demanded, demand_card, partners[seat],
+                    seat == declarer or seat == friend, seen, n, params, win)
+            # -- the card into the trick (play_nb.place_card_nb) -----------------------------
+            h[seat] = hand & ~bit_nb(card)
+            tr[k] = card
+            if k == 0:
+                joker_suit = named
+                demanded = demand
+                if seat == friend:
+                    friend_has_led = True
+                if card == JOKER_BIT:
+                    suit = joker_suit if powered_lead else -1
+                elif card == mighty and not mighty_lead_demands:
+                    suit = -1
+                else:
+                    suit = card // 13
+                if demanded and hunt_now and card == hunter:
+                    joker_power = powered_lead and not hunted_powerless
+                win_key = _key(card, mighty, joker_power, trump, suit)
+            else:
+                if mighty_sets_from > 0 and trick_no >= mighty_sets_from and card == mighty:
+                    suit = mighty // 13
+                if k == 1 and tr[0] == JOKER_BIT and not powered_lead:
+                    suit = card // 13  # a powerless joker led: the second card sets the suit
+                    win = trick_winner_nb(tr, 2, trump, trick_no, joker_suit, demanded, params)
+                    win_key = _key(tr[win], mighty, joker_power, trump, suit)
+                elif late_power:
+                    win = trick_winner_nb(tr, k + 1, trump, trick_no, joker_suit, demanded,
+                                          params)
+                else:
+                    key = _key(card, mighty, joker_power, trump, suit)
+                    if key > win_key:
+                        win, win_key = k, key
+            if mode == MODE_CALLED and card == called and seat == friend and not revealed:
+                revealed = True
+                for p in range(n):
+                    partners[p] = partners_of_nb(p, n, declarer, friend, revealed, kind)
+            seat += 1
+            if seat == n:
+                seat = 0
+        # -- the trick's end (play_nb.end_trick_nb) --------------------------------------
+        winner = leader + win
+        if winner >= n:
+            winner -= n
+        pts = 0
+        for i in range(n):
+            c = tr[i]
+            seen |= bit_nb(c)
+            if is_point_nb(c):
+                pts += 1
+        s[S_CAPTURED + winner] += pts
+        s[S_WON + winner] += 1
+        if record:
+            ti[t_used, T_ROW] = row
+            ti[t_used, T_NO] = trick_no
+            ti[t_used, T_LEADER] = leader
+            ti[t_used, T_WINNER] = winner
+            ti[t_used, T_POINTS] = pts
+            ti[t_used, T_JOKER_SUIT] = joker_suit
+            ti[t_used, T_DEMAND] = 1 if demanded else 0
+            for i in range(MAX_PLAYERS):
+                ti[t_used, T_CARDS + i] = tr[i] if i < n else -1
+            t_used += 1
+        if trick_no == 1 and mode == MODE_FIRST_TRICK:
+            if winner != declarer:
+                friend = winner
+                kind = FRIEND_KIND_FRIEND
+            revealed = True
+            for p in range(n):
+                partners[p] = partners_of_nb(p, n, declarer, friend, revealed, kind)
+        for i in range(n):
+            tr[i] = -1
+        leader = winner
+        trick_no += 1
+    s[S_FRIEND] = friend
+    s[S_KIND] = kind
+    s[S_REVEALED] = 1 if revealed else 0
+    s[S_FRIEND_HAS_LED] = 1 if friend_has_led else 0
+    s[S_LEADER] = leader
+    s[S_TRICK_NO] = trick_no
+    s[S_K] = 0
+    s[S_JOKER_SUIT] = -1
+    s[S_DEMANDED] = 0
+    h[H_SEEN] = seen
+    return t_used
