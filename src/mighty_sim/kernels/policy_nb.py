@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..rules.cards import FIRST_POINT_RANK
 from ._jit import njit
 from .auction_nb import (
     kth_legal_bid_nb,
@@ -87,6 +88,9 @@ from .rules_nb import (
 
 WEAK = -2
 PASS = -1
+_POINT_CARDS = np.uint64(sum(0x1F << (13 * s + 8) for s in range(4)))
+_RANK_0 = np.uint64(sum(1 << (13 * s) for s in range(4)))  # the 2 of every suit
+_JOKER_MASK = np.uint64(1 << JOKER_BIT)
 
 
 @njit(cache=True)
@@ -401,18 +405,6 @@ def dump_value_nb(card: int, trump: int, mighty: int) -> int:
 
 
 @njit(cache=True)
-def win_cost_nb(card: int, trump: int, mighty: int) -> int:
-    """Cost of winning with a card: plain cards by rank, then trumps, joker, Mighty."""
-    if card == mighty:
-        return 200
-    if card == JOKER_BIT:
-        return 150
-    if card // 13 == trump:
-        return 50 + card % 13
-    return card % 13
-
-
-@njit(cache=True)
 def play_decide_nb(
     policy: int, st: np.ndarray, seat: int, hand: np.uint64, legal: np.uint64,
     trick: np.ndarray, n_played: int, leader: int, trump: int, trick_no: int,
@@ -449,79 +441,127 @@ def play_decide_nb(
         if is_point_nb(c):
             points += 1
     last = n_played == players - 1
-    if (partner_mask >> win_seat) & 1:
-        w = trick[idx]
-        if last or w == mighty or w == JOKER_BIT:
-            best, best_v = -1, 1000
+    w = trick[idx]
+    partner_wins = (partner_mask >> win_seat) & 1 == 1
+    # a cheap "which cards beat the card winning now" where the rules allow it; the full
+    # trick_winner otherwise (a powerless joker led, Russian suit and hunter rules)
+    simple = (params[P_MIGHTY_SETS_FROM] == 0 and params[P_HUNTER_RULE] == HUNTER_LEAD_DEMAND
+              and not (n_played == 1 and trick[0] == JOKER_BIT))
+    wins = np.uint64(0)
+    suit = -1
+    joker_power = False
+    if not partner_wins:
+        if simple:
+            suit = suit_to_follow_nb(trick, n_played, trump, trick_no, joker_suit, params)
+            # the joker's power matters only when it is winning or may be played
+            if w == JOKER_BIT or has_nb(legal, JOKER_BIT):
+                joker_power = joker_has_power_nb(trick, n_played, trump, trick_no, demanded,
+                                                 params)
+        else:
             m = legal
             while m:
                 c = lowest_card_nb(m)
                 m &= ~bit_nb(c)
-                if c != mighty and is_point_nb(c) and c // 13 != trump:
-                    if c % 13 < best_v:
-                        best, best_v = c, c % 13
-            if best >= 0:
-                return best, -1, False
-        return _cheapest_nb(legal, trump, mighty), -1, False
-    # an opponent (or nobody known) is winning: win cheaply when it is worth it
-    best, best_cost = -1, 10_000
-    # a cheap "does c beat the card winning now" test where the rules allow it; the full
-    # trick_winner otherwise (a powerless joker led, Russian suit and hunter rules)
-    simple = (params[P_MIGHTY_SETS_FROM] == 0 and params[P_HUNTER_RULE] == HUNTER_LEAD_DEMAND
-              and not (n_played == 1 and trick[0] == JOKER_BIT))
-    w = trick[idx]
-    suit = suit_to_follow_nb(trick, n_played, trump, trick_no, joker_suit, params)
-    # the joker's power matters only when it is winning or may be played: most decisions
-    # skip the call
-    joker_power = False
-    if w == JOKER_BIT or has_nb(legal, JOKER_BIT):
-        joker_power = joker_has_power_nb(trick, n_played, trump, trick_no, demanded, params)
-    m = legal
-    while m:
-        c = lowest_card_nb(m)
-        m &= ~bit_nb(c)
-        if simple:
-            wins = card_beats_nb(c, w, suit, trump, mighty, joker_power)
-        else:
-            trick[n_played] = c
-            wins = trick_winner_nb(trick, n_played + 1, trump, trick_no, joker_suit, demanded,
-                                   params) == n_played
-            trick[n_played] = -1
-        if wins:
-            cost = win_cost_nb(c, trump, mighty)
-            value = points + (1 if is_point_nb(c) else 0)
-            worth = value >= 1 or last or trick_no >= 9
-            if c == mighty and value < 2 and trick_no < 10:
-                worth = False
-            if c == JOKER_BIT and value < 1 and trick_no != 9:
-                worth = False
-            if worth and cost < best_cost:
-                best, best_cost = c, cost
-    if best >= 0:
-        return best, -1, False
-    return _cheapest_nb(legal, trump, mighty), -1, False
+                trick[n_played] = c
+                if trick_winner_nb(trick, n_played + 1, trump, trick_no, joker_suit,
+                                   demanded, params) == n_played:
+                    wins |= bit_nb(c)
+                trick[n_played] = -1
+    return follow_nb(legal, w, partner_wins, simple, wins, suit, joker_power, points, last,
+                     trick_no, trump, mighty), -1, False
 
 
 @njit(cache=True)
-def card_beats_nb(c: int, w: int, suit: int, trump: int, mighty: int, joker_power: bool) -> bool:
-    """Whether card ``c`` played now would beat ``w``, the card winning the trick so far."""
-    if c == mighty:
-        return True
+def follow_nb(
+    legal: np.uint64, w: int, partner_wins: bool, simple: bool, wins: np.uint64, suit: int,
+    joker_power: bool, points: int, last: bool, trick_no: int, trump: int, mighty: int,
+) -> int:
+    """The heuristic follower's card: ``w`` is the card winning the trick so far and
+    ``points`` the points in it; ``partner_wins`` whether a known partner played ``w``.
+    The cards of ``legal`` that would beat ``w`` are ``wins`` when not ``simple``, else
+    found here from the suit to follow and the joker's power."""
+    mighty_bit = bit_nb(mighty)
+    if partner_wins:
+        if last or w == mighty or w == JOKER_BIT:
+            # the lowest-ranked side point card, the lowest suit's on a tie
+            give = legal & _POINT_CARDS & ~mighty_bit
+            if trump != NO_TRUMP:
+                give &= ~suit_mask_nb(trump)
+            for rank in range(FIRST_POINT_RANK, 13):
+                at = give & (_RANK_0 << np.uint64(rank))
+                if at:
+                    return lowest_card_nb(at)
+        return _cheapest_nb(legal, trump, mighty)
+    # an opponent (or nobody known) is winning: win cheaply when it is worth it
+    if simple:
+        wins = winners_nb(legal, w, suit, trump, mighty, joker_power)
+    # worth winning: points in it (the card's own included), the last seat, the last
+    # tricks; Mighty only for two points or more, the joker for one (but in trick 9)
+    if not (points >= 1 or last or trick_no >= 9):
+        wins &= _POINT_CARDS
+    if points + (1 if is_point_nb(mighty) else 0) < 2 and trick_no < 10:
+        wins &= ~mighty_bit
+    if points < 1 and trick_no != 9:
+        wins &= ~_JOKER_MASK
+    # the cheapest: a side card by rank (only the suit to follow can win), then a trump
+    # by rank, the joker, Mighty
+    plain = wins & ~mighty_bit & ~_JOKER_MASK
+    if trump != NO_TRUMP:
+        plain &= ~suit_mask_nb(trump)
+    if plain:
+        return _lowest_rank_nb(plain)
+    trumps = wins & ~mighty_bit & ~_JOKER_MASK
+    if trumps:
+        return lowest_card_nb(trumps)
+    if wins & _JOKER_MASK:
+        return JOKER_BIT
+    if wins:
+        return mighty
+    return _cheapest_nb(legal, trump, mighty)
+
+
+
+
+@njit(cache=True)
+def _above_nb(card: int) -> np.uint64:
+    """Mask of the cards above ``card`` in bit order."""
+    return ~((np.uint64(2) << np.uint64(card)) - np.uint64(1))
+
+
+@njit(cache=True)
+def _lowest_rank_nb(mask: np.uint64) -> int:
+    """The lowest-ranked card of a non-empty mask, the lowest suit's on a tie."""
+    for rank in range(13):
+        at = mask & (_RANK_0 << np.uint64(rank))
+        if at:
+            return lowest_card_nb(at)
+    return -1
+
+
+@njit(cache=True)
+def winners_nb(legal: np.uint64, w: int, suit: int, trump: int, mighty: int,
+               joker_power: bool) -> np.uint64:
+    """The cards of ``legal`` that would beat ``w``, the card winning the trick so far
+    (every card at once)."""
+    mighty_bit = bit_nb(mighty)
+    wins = legal & mighty_bit
     if w == mighty:
-        return False
-    if c == JOKER_BIT:
-        return joker_power
+        return wins
+    if joker_power:
+        wins |= legal & _JOKER_MASK
     if w == JOKER_BIT and joker_power:
-        return False
-    cs = c // 13
+        return wins
     ws = -1 if w == JOKER_BIT else w // 13
-    if cs == trump:
-        return ws != trump or c > w
-    if ws == trump:
-        return False
-    if cs == suit:
-        return ws != suit or c > w
-    return False
+    rest = legal & ~mighty_bit & ~_JOKER_MASK
+    if trump != NO_TRUMP:
+        trumps = rest & suit_mask_nb(trump)
+        wins |= trumps & _above_nb(w) if ws == trump else trumps
+        if ws == trump:
+            return wins
+    if 0 <= suit < 4 and suit != trump:
+        follow = rest & suit_mask_nb(suit)
+        wins |= follow & _above_nb(w) if ws == suit else follow
+    return wins
 
 
 @njit(cache=True)

@@ -73,7 +73,7 @@ from .play_nb import (
     S_WON,
     partners_of_nb,
 )
-from .policy_nb import kth_card_nb, play_decide_nb
+from .policy_nb import follow_nb, kth_card_nb, play_decide_nb
 from .rng_nb import below_nb, chance_nb
 from .rules_nb import (
     JOKER_BIT,
@@ -143,6 +143,9 @@ def play_tricks_nb(
         first_restrict |= bit_nb(hunter)
     # whether a joker's power can be lost to a card played after it
     late_power = next_player and hunted_powerless
+    # the heuristic's follower may take the winning card and suit as kept here (else it
+    # asks the whole trick: policy_nb.play_decide_nb's "simple")
+    simple_rules = mighty_sets_from == 0 and hunter_rule == HUNTER_LEAD_DEMAND
     friend = s[S_FRIEND]
     kind = s[S_KIND]
     revealed = s[S_REVEALED] == 1
@@ -162,6 +165,8 @@ def play_tricks_nb(
         joker_power = powered_lead  # of a joker in this trick, as known so far
         win = 0
         win_key = -1
+        trick_points = 0
+        in_trick = _NONE
         seat = leader
         for k in range(n):
             hand = h[seat]
@@ -201,6 +206,14 @@ def play_tricks_nb(
                 if k == 0 and card == JOKER_BIT and powered_lead:
                     named = below_nb(st, 4)
                 demand = card == demand_card and chance_nb(st, 1, 2)
+            elif k > 0 and simple_rules and not (k == 1 and tr[0] == JOKER_BIT):
+                win_seat = leader + win
+                if win_seat >= n:
+                    win_seat -= n
+                card = follow_nb(legal, tr[win], (partners[seat] >> win_seat) & 1 == 1, True,
+                                 _NONE, suit, joker_power, trick_points, k == n - 1, trick_no,
+                                 trump, mighty)
+                named, demand = -1, False
             else:
                 card, named, demand = play_decide_nb(
                     policies[seat], st, seat, hand, legal, tr, k, leader, trump, trick_no,
@@ -209,6 +222,9 @@ def play_tricks_nb(
             # -- the card into the trick (play_nb.place_card_nb) -----------------------------
             h[seat] = hand & ~bit_nb(card)
             tr[k] = card
+            in_trick |= bit_nb(card)
+            if is_point_nb(card):
+                trick_points += 1
             if k == 0:
                 joker_suit = named
                 demanded = demand
@@ -248,12 +264,8 @@ def play_tricks_nb(
         winner = leader + win
         if winner >= n:
             winner -= n
-        pts = 0
-        for i in range(n):
-            c = tr[i]
-            seen |= bit_nb(c)
-            if is_point_nb(c):
-                pts += 1
+        pts = trick_points
+        seen |= in_trick
         s[S_CAPTURED + winner] += pts
         s[S_WON + winner] += 1
         if record:
