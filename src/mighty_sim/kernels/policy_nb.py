@@ -566,15 +566,27 @@ def winners_nb(legal: np.uint64, w: int, suit: int, trump: int, mighty: int,
 
 @njit(cache=True)
 def _cheapest_nb(legal: np.uint64, trump: int, mighty: int) -> int:
+    """The card of a non-empty mask cheapest to give away (``dump_value_nb``; the lowest
+    card on a tie): the lowest side card by rank against the lowest trump, then Mighty,
+    then the joker."""
+    special = bit_nb(mighty) | _JOKER_MASK
+    plain = legal & ~special
+    trumps = np.uint64(0)
+    if trump != NO_TRUMP:
+        trumps = plain & suit_mask_nb(trump)
+        plain &= ~trumps
     best, best_v = -1, 10_000
-    m = legal
-    while m:
-        c = lowest_card_nb(m)
-        m &= ~bit_nb(c)
+    if plain:
+        best = _lowest_rank_nb(plain)
+        best_v = dump_value_nb(best, trump, mighty)
+    if trumps:
+        c = lowest_card_nb(trumps)
         v = dump_value_nb(c, trump, mighty)
-        if v < best_v:
+        if v < best_v or (v == best_v and c < best):
             best, best_v = c, v
-    return best
+    if best >= 0:
+        return best
+    return lowest_card_nb(legal & special)
 
 
 @njit(cache=True)
@@ -603,21 +615,17 @@ def _lead_nb(
         if not mine:
             continue
         top = highest_card_nb(mine)
-        higher_out = False
-        for r in range(top % 13 + 1, 13):
-            if has_nb(outside, suit * 13 + r):
-                higher_out = True
-        if not higher_out and top != mighty:
+        if top != mighty and not outside & suit_mask_nb(suit) & _above_nb(top):
             return top, -1, False
     # 4. otherwise the lowest card of the shortest side suit, never a point if avoidable
+    # (key: length * 16 + rank, +400 a trump, +200 a point; the lowest card on a tie)
     best, best_key = -1, 10_000
-    m = legal
-    while m:
-        c = lowest_card_nb(m)
-        m &= ~bit_nb(c)
-        if c == JOKER_BIT or c == mighty:
+    plain = legal & ~bit_nb(mighty) & ~_JOKER_MASK
+    for suit in range(4):
+        mine = plain & suit_mask_nb(suit)
+        if not mine:
             continue
-        suit = c // 13
+        c = lowest_card_nb(mine)
         key = popcount_nb(hand & suit_mask_nb(suit)) * 16 + c % 13
         if suit == trump:
             key += 400
