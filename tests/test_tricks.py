@@ -1,7 +1,8 @@
 """The one-loop trick play (kernels.tricks_nb) against the state-machine play it stands in
 for (kernels.play_nb.play_until_nb), position by position: random contracts on random
-deals of every one-deck profile, random and heuristic seats mixed, compared on every
-trick row, every seat's points and tricks, the friend found and the stream's state."""
+deals of every one-deck profile, random and heuristic seats mixed, taken up at the start
+or in the middle of a trick, with and without noise, compared on every trick row, every
+seat's points and tricks, the friend found and the stream's state."""
 
 from __future__ import annotations
 
@@ -53,10 +54,14 @@ def _play(fast: bool, profile_name: str, seats: str, deal_seed: int) -> tuple[np
     st = np.zeros(1, np.uint64)
     seed_stream_nb(st, np.uint64(deal_seed), np.uint64(1))
     ti = np.zeros((size, N_T), np.int64)
+    # some cards first (a deal taken up mid-trick, as PIMC's rollouts do), then the rest
+    # with or without noise
+    used = play_until_nb(st, s, h, tr, policies, params, 0.0, True, ti, 0, 7, deal_seed % 13)
+    noise = 0.3 if deal_seed % 2 else 0.0
     if fast:
-        used = play_tricks_nb(st, s, h, tr, policies, params, True, ti, 0, 7)
+        used = play_tricks_nb(st, s, h, tr, policies, params, noise, True, ti, used, 7)
     else:
-        used = play_until_nb(st, s, h, tr, policies, params, 0.0, True, ti, 0, 7)
+        used = play_until_nb(st, s, h, tr, policies, params, noise, True, ti, used, 7)
     return np.array([used]), s, h, tr, ti, st
 
 

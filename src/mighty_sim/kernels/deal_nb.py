@@ -301,7 +301,8 @@ def play_contract_nb(
     start_play_nb(s, h, tr, params, hands, discards, declarer, bid, trump, changed, mode,
                   called, request, track)
     if not track:  # random and heuristic seats only: the one-loop play
-        t_used = play_tricks_nb(st, s, h, tr, policies, params, record_tricks, ti, t_used, row)
+        t_used = play_tricks_nb(st, s, h, tr, policies, params, 0.0, record_tricks, ti, t_used,
+                                row)
     while s[S_TRICK_NO] <= hand_size:
         t_used = play_until_nb(st, s, h, tr, policies, params, 0.0, record_tricks, ti, t_used,
                                row)

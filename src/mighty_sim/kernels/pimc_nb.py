@@ -65,6 +65,7 @@ from .play_nb import (
 from .policy_nb import has_nb, kth_card_nb, lowest_card_nb
 from .rng_nb import below_nb, seed_stream_nb
 from .rules_nb import JOKER_BIT, bit_nb, in_tricks_nb, popcount_nb
+from .tricks_nb import play_tricks_nb
 
 MAX_MOVES = 64
 
@@ -242,8 +243,8 @@ def pimc_decide_nb(
                 tr2[:] = tr
                 apply_play_nb(s2, h2, tr2, seat, mc[i], ms[i], md[i] == 1, params, False, ti,
                               0, 0)
-                play_until_nb(st, s2, h2, tr2, heuristic, params, noise if r > 0 else 0.0,
-                              False, ti, 0, 0)
+                play_tricks_nb(st, s2, h2, tr2, heuristic, params, noise if r > 0 else 0.0,
+                               False, ti, 0, 0)
                 d, f, x, points, _, _ = result_nb(s2, params)
                 side = seat == s2[S_DECLARER] or seat == s2[S_FRIEND]
                 values[i] += payout_of_nb(s2, seat, d, f, x) + 0.001 * (

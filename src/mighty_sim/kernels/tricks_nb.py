@@ -1,4 +1,5 @@
-"""The tricks of a one-deck deal in one loop, for ``random`` and ``heuristic`` seats.
+"""The tricks of a one-deck deal in one loop, for ``random`` and ``heuristic`` seats (the
+batch kernel's deals and the PIMC player's rollouts).
 
 The same play as :func:`.play_nb.play_until_nb` (the same cards, the same draws from
 the stream, the same trick rows), with the trick's state in local variables instead of
@@ -84,6 +85,7 @@ from .rules_nb import (
     mighty_of_nb,
     popcount_nb,
     suit_mask_nb,
+    suit_to_follow_nb,
     trick_winner_nb,
 )
 
@@ -108,11 +110,12 @@ def _key(c: int, mighty: int, joker_power: bool, trump: int, suit: int) -> int:
 @njit(cache=True)
 def play_tricks_nb(
     st: np.ndarray, s: np.ndarray, h: np.ndarray, tr: np.ndarray, policies: np.ndarray,
-    params: np.ndarray, record: bool, ti: np.ndarray, t_used: int, row: int,
+    params: np.ndarray, noise: float, record: bool, ti: np.ndarray, t_used: int, row: int,
 ) -> int:
-    """Play every remaining trick of a one-deck deal whose seats are all ``random`` or
-    ``heuristic`` and whose state does not track inferences (``s[S_TRACK]`` 0), from a
-    trick's start. Returns the trick rows used, as ``play_until_nb``."""
+    """Play every remaining card of a one-deck deal whose seats are all ``random`` or
+    ``heuristic`` and whose state does not track inferences (``s[S_TRACK]`` 0), from any
+    point of a trick; with ``noise`` > 0, each card is a random one with that
+    probability. Returns the trick rows used, as ``play_until_nb``."""
     n = s[S_N]
     hand_size = params[P_HAND_SIZE]
     trump = s[S_TRUMP]
@@ -156,6 +159,8 @@ def play_tricks_nb(
     seen = h[H_SEEN]
     leader = s[S_LEADER]
     trick_no = s[S_TRICK_NO]
+    k0 = s[S_K]  # cards already in the first trick
+    noise_in_1000 = int(noise * 1000.0)
     while trick_no <= hand_size:
         powered_lead = not in_tricks_nb(joker_powerless, trick_no)
         hunt_now = lead_demand and in_tricks_nb(hunter_tricks, trick_no)
@@ -167,8 +172,22 @@ def play_tricks_nb(
         win_key = -1
         trick_points = 0
         in_trick = _NONE
-        seat = leader
-        for k in range(n):
+        if k0 > 0:  # a trick under way: its state from its cards
+            joker_suit = s[S_JOKER_SUIT]
+            demanded = s[S_DEMANDED] == 1
+            suit = suit_to_follow_nb(tr, k0, trump, trick_no, joker_suit, params)
+            if demanded and hunt_now and tr[0] == hunter:
+                joker_power = powered_lead and not hunted_powerless
+            win = trick_winner_nb(tr, k0, trump, trick_no, joker_suit, demanded, params)
+            win_key = _key(tr[win], mighty, joker_power, trump, suit)
+            for i in range(k0):
+                in_trick |= bit_nb(tr[i])
+                if is_point_nb(tr[i]):
+                    trick_points += 1
+        seat = leader + k0
+        if seat >= n:
+            seat -= n
+        for k in range(k0, n):
             hand = h[seat]
             # -- the seat's legal cards (rules_nb.legal_plays_nb) ------------------------
             if k == 0:
@@ -200,7 +219,10 @@ def play_tricks_nb(
             demand_card = -1
             if k == 0 and hunt_now and not hand & _JOKER:
                 demand_card = hunter
-            if policies[seat] == POLICY_RANDOM:
+            policy = policies[seat]
+            if noise > 0.0 and chance_nb(st, noise_in_1000, 1000):
+                policy = POLICY_RANDOM
+            if policy == POLICY_RANDOM:
                 card = kth_card_nb(legal, below_nb(st, popcount_nb(legal)))
                 named = -1
                 if k == 0 and card == JOKER_BIT and powered_lead:
@@ -216,7 +238,7 @@ def play_tricks_nb(
                 named, demand = -1, False
             else:
                 card, named, demand = play_decide_nb(
-                    policies[seat], st, seat, hand, legal, tr, k, leader, trump, trick_no,
+                    policy, st, seat, hand, legal, tr, k, leader, trump, trick_no,
                     joker_suit, demanded, demand_card, partners[seat],
                     seat == declarer or seat == friend, seen, n, params, win)
             # -- the card into the trick (play_nb.place_card_nb) -----------------------------
@@ -290,6 +312,7 @@ def play_tricks_nb(
             tr[i] = -1
         leader = winner
         trick_no += 1
+        k0 = 0
     s[S_FRIEND] = friend
     s[S_KIND] = kind
     s[S_REVEALED] = 1 if revealed else 0
