@@ -471,7 +471,7 @@ def play_decide_nb(
                      trick_no, trump, mighty), -1, False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def follow_nb(
     legal: np.uint64, w: int, partner_wins: bool, simple: bool, wins: np.uint64, suit: int,
     joker_power: bool, points: int, last: bool, trick_no: int, trump: int, mighty: int,
@@ -522,13 +522,13 @@ def follow_nb(
 
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _above_nb(card: int) -> np.uint64:
     """Mask of the cards above ``card`` in bit order."""
     return ~((np.uint64(2) << np.uint64(card)) - np.uint64(1))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lowest_rank_nb(mask: np.uint64) -> int:
     """The lowest-ranked card of a non-empty mask, the lowest suit's on a tie."""
     for rank in range(13):
@@ -538,7 +538,7 @@ def _lowest_rank_nb(mask: np.uint64) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def winners_nb(legal: np.uint64, w: int, suit: int, trump: int, mighty: int,
                joker_power: bool) -> np.uint64:
     """The cards of ``legal`` that would beat ``w``, the card winning the trick so far
@@ -564,7 +564,7 @@ def winners_nb(legal: np.uint64, w: int, suit: int, trump: int, mighty: int,
     return wins
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _cheapest_nb(legal: np.uint64, trump: int, mighty: int) -> int:
     """The card of a non-empty mask cheapest to give away (``dump_value_nb``; the lowest
     card on a tie): the lowest side card by rank against the lowest trump, then Mighty,
