@@ -120,7 +120,7 @@ def highest_card_nb(mask: np.uint64) -> int:
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def has_nb(mask: np.uint64, card: int) -> bool:
     """Whether a mask holds a card (card >= 0)."""
     return card >= 0 and (mask >> np.uint64(card)) & np.uint64(1) == np.uint64(1)
@@ -129,7 +129,7 @@ def has_nb(mask: np.uint64, card: int) -> bool:
 # -- hand strength ------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def strength_nb(hand: np.uint64, trump: int, params: np.ndarray) -> float:
     """Heuristic strength of a hand with ``trump`` (see the module docstring)."""
     mighty = mighty_of_nb(params, trump)
@@ -163,7 +163,7 @@ def strength_nb(hand: np.uint64, trump: int, params: np.ndarray) -> float:
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def nt_edge_nb(hand: np.uint64, params: np.ndarray) -> float:
     """How much better a hand suits NT than its best suit: an estimate, in units of
     `standard`'s payout at the bid, of NT's expected payout minus the best suit's. Its
@@ -250,7 +250,7 @@ def auction_decide_nb(
 # -- exchange, contract, friend -------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def keep_value_nb(hand: np.uint64, card: int, trump: int, params: np.ndarray) -> float:
     """How much the heuristic declarer wants to keep a card."""
     if card == JOKER_BIT or card == mighty_of_nb(params, trump):
