@@ -13,7 +13,11 @@ change of play or rules will not): for the profile timed, and with ``--check-all
 every built-in profile with random, heuristic and (one deck) PIMC players.
 
     .venv/bin/python benchmarks/bench_against.py HEAD~1 [--profile standard]
-        [--players heuristic,random] [--games 30000] [--rounds 12]
+        [--players heuristic,random] [--games 30000] [--rounds 12] [--check-all]
+        [--simulate DEALS [--workers 2]]
+
+``--simulate`` also times whole runs of ``simulate`` (play and Parquet), old and new
+alternating, wall time.
 
 The exported copy and its compiled kernels are kept in ``out/bench-against/<commit>``,
 so a second comparison with the same revision does not compile it again. The figures are
@@ -25,7 +29,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import io
+import os
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -111,6 +117,18 @@ def check_all(new: Any, old: Any) -> bool:
     return ok
 
 
+def simulate_seconds(module: str, base: Path, profile: str, deals: int, workers: int,
+                     out: Path) -> float:
+    """Wall time of ``python -m MODULE simulate`` (JIT kernels, compiled before)."""
+    env = {**os.environ, "PYTHONPATH": str(base), "MIGHTY_SIM_AOT": "0"}
+    t = time.perf_counter()
+    subprocess.run([sys.executable, "-m", module, "simulate", "--profile", profile,
+                    "--deals", str(deals), "--workers", str(workers), "--seed", "1",
+                    "--out", str(out), "--overwrite"], env=env, check=True,
+                   capture_output=True)
+    return time.perf_counter() - t
+
+
 def cpu_seconds(engine: Any, profile: Any, players: str, start: int, games: int) -> float:
     spec = engine.parse_players(players, profile.players)
     t = time.process_time()
@@ -126,6 +144,9 @@ def main() -> None:
                     help="comma-separated policies, each timed on its own")
     ap.add_argument("--games", type=int, default=30_000)
     ap.add_argument("--rounds", type=int, default=12)
+    ap.add_argument("--simulate", type=int, default=0, metavar="DEALS",
+                    help="also time `simulate` of DEALS deals end to end (wall time)")
+    ap.add_argument("--workers", type=int, default=2, help="workers of --simulate")
     ap.add_argument("--check-all", action="store_true",
                     help="first compare the rows of every built-in profile and player type")
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results/against.json"))
@@ -158,6 +179,24 @@ def main() -> None:
               f"(this round: {args.games / new:,.0f} deals/s new)")
         result[players] = {"rows_identical": same, "old_over_new": ratios,
                            "median": median(ratios)}
+    if args.simulate:
+        runs = ROOT / "out" / "bench-against" / "runs"
+        for module, where in (("mighty_sim", ROOT / "src"), (ALIAS, base)):  # compile both
+            simulate_seconds(module, where, args.profile, 1000, 1, runs / module)
+        ratios = []
+        for _ in range(args.rounds):
+            old = simulate_seconds(ALIAS, base, args.profile, args.simulate, args.workers,
+                                   runs / ALIAS)
+            new = simulate_seconds("mighty_sim", ROOT / "src", args.profile, args.simulate,
+                                   args.workers, runs / "mighty_sim")
+            ratios.append(old / new)
+        ratios.sort()
+        print(f"  simulate {args.simulate:,} deals, {args.workers} workers: old/new wall time "
+              f"{' '.join(f'{v:.2f}' for v in ratios)}; median {median(ratios):.2f} "
+              f"(this round: {args.simulate / new:,.0f} deals/s new)")
+        result["simulate"] = {"deals": args.simulate, "workers": args.workers,
+                              "old_over_new": ratios, "median": median(ratios)}
+        shutil.rmtree(runs, ignore_errors=True)
     save(result, args.out)
 
 
