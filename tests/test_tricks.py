@@ -14,11 +14,30 @@ import pytest
 from mighty_sim.engine.batch import policy_arrays
 from mighty_sim.engine.players import parse_players
 from mighty_sim.kernels.layout import MAX_PLAYERS, N_T
-from mighty_sim.kernels.params import MODE_CALLED, MODE_FIRST_TRICK, MODE_NONE, compile_profile
+from mighty_sim.kernels.params import (
+    HUNTER_NEXT_PLAYER,
+    MODE_CALLED,
+    MODE_FIRST_TRICK,
+    MODE_NONE,
+    P_HUNTED_POWERLESS,
+    P_HUNTER_RULE,
+    compile_profile,
+)
 from mighty_sim.kernels.play_nb import N_H, N_S, play_until_nb, start_play_nb
+from mighty_sim.kernels.policy_nb import winners_nb
 from mighty_sim.kernels.rng_nb import seed_stream_nb
+from mighty_sim.kernels.rules_nb import (
+    JOKER_BIT,
+    demand_allowed_nb,
+    hunter_of_nb,
+    joker_has_power_nb,
+    legal_plays_nb,
+    mighty_of_nb,
+    suit_to_follow_nb,
+    trick_winner_nb,
+)
 from mighty_sim.kernels.tricks_nb import play_tricks_nb
-from mighty_sim.rules.cards import cards_of
+from mighty_sim.rules.cards import cards_of, parse_cards
 from mighty_sim.rules.profile import BUILTIN_PROFILES, TRUMPS, load_profile
 
 PROFILE_FILES = Path(__file__).parent.parent / "data" / "profiles"
@@ -76,3 +95,86 @@ def test_the_one_loop_play_plays_as_the_state_machine(name: str) -> None:
         slow = _play(False, name, seats, deal_seed)
         for a, b in zip(fast, slow, strict=True):
             assert np.array_equal(a, b), (name, seats, deal_seed)
+
+
+def _simple(params: np.ndarray, trick: np.ndarray, k: int, legal: np.uint64,
+            trump: int) -> bool:
+    """policy_nb.play_decide_nb's condition for asking winners_nb (one deck)."""
+    if k == 1 and trick[0] == JOKER_BIT:
+        return False
+    hunter = hunter_of_nb(params, trump)
+    if (params[P_HUNTER_RULE] == HUNTER_NEXT_PLAYER and params[P_HUNTED_POWERLESS]
+            and hunter >= 0 and int(legal) >> hunter & 1 and JOKER_BIT in trick[:k]):
+        return False
+    return True
+
+
+@pytest.mark.parametrize("name", ONE_DECK, ids=lambda n: Path(n).stem)
+def test_the_winners_by_masks_are_the_trick_winners(name: str) -> None:
+    """Wherever the heuristic follower takes the winning cards from winners_nb, they are
+    exactly the cards with which trick_winner would have the trick won: random tricks
+    under way (random legal cards, joker suits and demands), every trick number."""
+    profile = load_profile(name)
+    params = compile_profile(profile)
+    n = profile.players
+    rng = np.random.default_rng(11)
+    checked = 0
+    for _ in range(3000):
+        deck = np.array(cards_of(profile.deck_mask))
+        rng.shuffle(deck)
+        trump = int(rng.integers(len(TRUMPS)))
+        trick_no = int(rng.integers(1, profile.hand_size + 1))
+        k = int(rng.integers(1, n))
+        trick = np.full(MAX_PLAYERS, -1, np.int64)
+        hands = [np.uint64(sum(1 << int(c) for c in deck[p * 4:(p + 1) * 4]))
+                 for p in range(k + 1)]
+        joker_suit, demanded = -1, False
+        for i in range(k):
+            legal = legal_plays_nb(hands[i], trick, i, trump, trick_no, joker_suit, demanded,
+                                   -1, params)
+            card = int(rng.choice(cards_of(int(legal))))
+            trick[i] = card
+            if i == 0:
+                joker_suit = int(rng.integers(4)) if card == JOKER_BIT else -1
+                demanded = bool(demand_allowed_nb(params, trump, trick_no, card)
+                                and rng.random() < 0.5)
+        legal = legal_plays_nb(hands[k], trick, k, trump, trick_no, joker_suit, demanded, -1,
+                               params)
+        if not _simple(params, trick, k, legal, trump):
+            continue
+        win = trick_winner_nb(trick, k, trump, trick_no, joker_suit, demanded, params)
+        suit = suit_to_follow_nb(trick, k, trump, trick_no, joker_suit, params)
+        power = joker_has_power_nb(trick, k, trump, trick_no, demanded, params)
+        got = winners_nb(legal, trick[win], suit, trump, mighty_of_nb(params, trump), power)
+        want = 0
+        for c in cards_of(int(legal)):
+            trick[k] = c
+            if trick_winner_nb(trick, k + 1, trump, trick_no, joker_suit, demanded,
+                               params) == k:
+                want |= 1 << c
+        trick[k] = -1
+        assert int(got) == want, (name, trick[:k].tolist(), trump, trick_no, hex(int(legal)))
+        checked += 1
+    assert checked > 2000
+
+
+def test_a_hunter_that_takes_the_jokers_power_is_asked_of_the_whole_trick() -> None:
+    """russian-5p (next-player hunter, hunted joker powerless): the joker led for clubs
+    and a 2 of clubs in the trick; the 3 of clubs, the hunter, takes the joker's power and
+    wins. winners_nb, seeing a joker with power, would not say so: the follower asks the
+    whole trick there."""
+    profile = load_profile("russian-5p")
+    params = compile_profile(profile)
+    trump, clubs, trick_no = TRUMPS.index("H"), 3, 3
+    trick = np.full(MAX_PLAYERS, -1, np.int64)
+    trick[0], trick[1] = JOKER_BIT, parse_cards("2C").bit_length() - 1
+    legal = legal_plays_nb(np.uint64(parse_cards("3C 9D")), trick, 2, trump, trick_no, clubs,
+                           False, -1, params)
+    hunter = hunter_of_nb(params, trump)
+    assert int(legal) == 1 << hunter
+    trick[2] = hunter
+    assert trick_winner_nb(trick, 3, trump, trick_no, clubs, False, params) == 2
+    trick[2] = -1
+    power = joker_has_power_nb(trick, 2, trump, trick_no, False, params)
+    assert winners_nb(legal, JOKER_BIT, clubs, trump, mighty_of_nb(params, trump), power) == 0
+    assert not _simple(params, trick, 2, legal, trump)

@@ -56,19 +56,20 @@ from .layout import (
 )
 from .params import (
     BID_TRICKS,
-    HUNTER_LEAD_DEMAND,
+    HUNTER_NEXT_PLAYER,
     MODE_CALLED,
     MODE_FIRST_TRICK,
     MODE_NONE,
     P_BID_UNIT,
+    P_DECK_COPIES,
     P_FRIEND_MODE_0,
     P_FRIEND_MODE_COUNT,
     P_HAND_SIZE,
+    P_HUNTED_POWERLESS,
     P_HUNTER_RULE,
     P_HUNTER_TRICKS,
     P_JOKER_POWERLESS,
     P_MAX_BID,
-    P_MIGHTY_SETS_FROM,
     P_TOTAL_POINTS,
 )
 from .rng_nb import below_nb, chance_nb
@@ -76,6 +77,7 @@ from .rules_nb import (
     JOKER_BIT,
     NO_TRUMP,
     bit_nb,
+    hunter_of_nb,
     in_tricks_nb,
     is_point_nb,
     joker_has_power_nb,
@@ -443,10 +445,17 @@ def play_decide_nb(
     last = n_played == players - 1
     w = trick[idx]
     partner_wins = (partner_mask >> win_seat) & 1 == 1
-    # a cheap "which cards beat the card winning now" where the rules allow it; the full
-    # trick_winner otherwise (a powerless joker led, Russian suit and hunter rules)
-    simple = (params[P_MIGHTY_SETS_FROM] == 0 and params[P_HUNTER_RULE] == HUNTER_LEAD_DEMAND
-              and not (n_played == 1 and trick[0] == JOKER_BIT))
+    # a cheap "which cards beat the card winning now" (winners_nb) where it says what
+    # trick_winner would; the whole trick asked card by card where it may not: two decks
+    # (equal cards), a powerless joker led (the card played sets the suit), a hunter that
+    # would take the power of a joker in the trick (next-player hunter rule). Mighty
+    # setting the suit needs no exception: Mighty wins the trick.
+    simple = params[P_DECK_COPIES] == 1 and not (n_played == 1 and trick[0] == JOKER_BIT)
+    if simple and params[P_HUNTER_RULE] == HUNTER_NEXT_PLAYER and params[P_HUNTED_POWERLESS]:
+        if has_nb(legal, hunter_of_nb(params, trump)):
+            for i in range(n_played):
+                if trick[i] == JOKER_BIT:
+                    simple = False
     wins = np.uint64(0)
     suit = -1
     joker_power = False

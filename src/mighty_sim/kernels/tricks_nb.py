@@ -146,9 +146,7 @@ def play_tricks_nb(
         first_restrict |= bit_nb(hunter)
     # whether a joker's power can be lost to a card played after it
     late_power = next_player and hunted_powerless
-    # the heuristic's follower may take the winning card and suit as kept here (else it
-    # asks the whole trick: policy_nb.play_decide_nb's "simple")
-    simple_rules = mighty_sets_from == 0 and hunter_rule == HUNTER_LEAD_DEMAND
+    hunter_bit = bit_nb(hunter) if hunter >= 0 else _NONE
     friend = s[S_FRIEND]
     kind = s[S_KIND]
     revealed = s[S_REVEALED] == 1
@@ -228,12 +226,16 @@ def play_tricks_nb(
                 if k == 0 and card == JOKER_BIT and powered_lead:
                     named = below_nb(st, 4)
                 demand = card == demand_card and chance_nb(st, 1, 2)
-            elif k > 0 and simple_rules and not (k == 1 and tr[0] == JOKER_BIT):
+            elif k > 0 and not (k == 1 and tr[0] == JOKER_BIT) and not (
+                    late_power and legal & hunter_bit and in_trick & _JOKER):
+                # the follower from the winning card, suit and joker power kept here (where
+                # policy_nb.play_decide_nb's "simple" holds)
                 win_seat = leader + win
                 if win_seat >= n:
                     win_seat -= n
+                power = joker_power and not (late_power and in_trick & hunter_bit)
                 card = follow_nb(legal, tr[win], (partners[seat] >> win_seat) & 1 == 1, True,
-                                 _NONE, suit, joker_power, trick_points, k == n - 1, trick_no,
+                                 _NONE, suit, power, trick_points, k == n - 1, trick_no,
                                  trump, mighty)
                 named, demand = -1, False
             else:
