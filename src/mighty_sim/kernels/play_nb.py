@@ -316,15 +316,8 @@ def end_trick_nb(
     s[S_CAPTURED + winner] += pts
     s[S_WON + winner] += 1
     if record:
-        ti[t_used, T_ROW] = row
-        ti[t_used, T_NO] = trick_no
-        ti[t_used, T_LEADER] = leader
-        ti[t_used, T_WINNER] = winner
-        ti[t_used, T_POINTS] = pts
-        ti[t_used, T_JOKER_SUIT] = s[S_JOKER_SUIT]
-        ti[t_used, T_DEMAND] = s[S_DEMANDED]
-        for i in range(MAX_PLAYERS):
-            ti[t_used, T_CARDS + i] = tr[i] if i < n else -1
+        record_trick_nb(ti, t_used, row, trick_no, leader, winner, pts, s[S_JOKER_SUIT],
+                        s[S_DEMANDED] == 1, tr, n)
         t_used += 1
     if trick_no == 1 and s[S_MODE] == MODE_FIRST_TRICK:
         if winner != s[S_DECLARER]:
@@ -340,6 +333,23 @@ def end_trick_nb(
     s[S_JOKER_SUIT] = -1
     s[S_DEMANDED] = 0
     return t_used, seen
+
+
+@njit(cache=True, inline="always")
+def record_trick_nb(
+    ti: np.ndarray, t_used: int, row: int, trick_no: int, leader: int, winner: int,
+    points: int, joker_suit: int, demanded: bool, tr: np.ndarray, n: int,
+) -> None:
+    """Write a finished trick (its cards ``tr``) into trick row ``t_used`` of ``ti``."""
+    ti[t_used, T_ROW] = row
+    ti[t_used, T_NO] = trick_no
+    ti[t_used, T_LEADER] = leader
+    ti[t_used, T_WINNER] = winner
+    ti[t_used, T_POINTS] = points
+    ti[t_used, T_JOKER_SUIT] = joker_suit
+    ti[t_used, T_DEMAND] = 1 if demanded else 0
+    for i in range(MAX_PLAYERS):
+        ti[t_used, T_CARDS + i] = tr[i] if i < n else -1
 
 
 @njit(cache=True)

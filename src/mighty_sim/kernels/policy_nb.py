@@ -406,6 +406,19 @@ def dump_value_nb(card: int, trump: int, mighty: int) -> int:
     return v
 
 
+@njit(cache=True, inline="always")
+def random_play_nb(st: np.ndarray, legal: np.uint64, powered_lead: bool,
+                   demand_card: int) -> tuple[int, int, bool]:
+    """The random player's card: a legal card, a suit for a joker led with power, a
+    demand (one time in two) with the card that may demand the joker."""
+    card = kth_card_nb(legal, below_nb(st, popcount_nb(legal)))
+    suit = -1
+    if card == JOKER_BIT and powered_lead:
+        suit = below_nb(st, 4)
+    demand = card == demand_card and chance_nb(st, 1, 2)
+    return card, suit, demand
+
+
 @njit(cache=True)
 def play_decide_nb(
     policy: int, st: np.ndarray, seat: int, hand: np.uint64, legal: np.uint64,
@@ -422,12 +435,7 @@ def play_decide_nb(
     """
     powered_lead = not in_tricks_nb(params[P_JOKER_POWERLESS], trick_no)
     if policy == POLICY_RANDOM:
-        card = kth_card_nb(legal, below_nb(st, popcount_nb(legal)))
-        suit = -1
-        if n_played == 0 and card == JOKER_BIT and powered_lead:
-            suit = below_nb(st, 4)
-        demand = card == demand_card and chance_nb(st, 1, 2)
-        return card, suit, demand
+        return random_play_nb(st, legal, n_played == 0 and powered_lead, demand_card)
     mighty = mighty_of_nb(params, trump)
     if n_played == 0:
         return _lead_nb(hand, legal, trump, trick_no, demand_card, declarer_side, seen,

@@ -24,14 +24,6 @@ from ._jit import njit
 from .layout import (
     MAX_PLAYERS,
     POLICY_RANDOM,
-    T_CARDS,
-    T_DEMAND,
-    T_JOKER_SUIT,
-    T_LEADER,
-    T_NO,
-    T_POINTS,
-    T_ROW,
-    T_WINNER,
 )
 from .params import (
     FRIEND_KIND_FRIEND,
@@ -73,9 +65,10 @@ from .play_nb import (
     S_TRUMP,
     S_WON,
     partners_of_nb,
+    record_trick_nb,
 )
-from .policy_nb import follow_nb, kth_card_nb, play_decide_nb
-from .rng_nb import below_nb, chance_nb
+from .policy_nb import follow_nb, play_decide_nb, random_play_nb
+from .rng_nb import chance_nb
 from .rules_nb import (
     JOKER_BIT,
     NO_TRUMP,
@@ -83,7 +76,6 @@ from .rules_nb import (
     in_tricks_nb,
     is_point_nb,
     mighty_of_nb,
-    popcount_nb,
     suit_mask_nb,
     suit_to_follow_nb,
     trick_winner_nb,
@@ -221,11 +213,8 @@ def play_tricks_nb(
             if noise > 0.0 and chance_nb(st, noise_in_1000, 1000):
                 policy = POLICY_RANDOM
             if policy == POLICY_RANDOM:
-                card = kth_card_nb(legal, below_nb(st, popcount_nb(legal)))
-                named = -1
-                if k == 0 and card == JOKER_BIT and powered_lead:
-                    named = below_nb(st, 4)
-                demand = card == demand_card and chance_nb(st, 1, 2)
+                card, named, demand = random_play_nb(st, legal, k == 0 and powered_lead,
+                                                     demand_card)
             elif k > 0 and not (k == 1 and tr[0] == JOKER_BIT) and not (
                     late_power and legal & hunter_bit and in_trick & _JOKER):
                 # the follower from the winning card, suit and joker power kept here (where
@@ -293,15 +282,8 @@ def play_tricks_nb(
         s[S_CAPTURED + winner] += pts
         s[S_WON + winner] += 1
         if record:
-            ti[t_used, T_ROW] = row
-            ti[t_used, T_NO] = trick_no
-            ti[t_used, T_LEADER] = leader
-            ti[t_used, T_WINNER] = winner
-            ti[t_used, T_POINTS] = pts
-            ti[t_used, T_JOKER_SUIT] = joker_suit
-            ti[t_used, T_DEMAND] = 1 if demanded else 0
-            for i in range(MAX_PLAYERS):
-                ti[t_used, T_CARDS + i] = tr[i] if i < n else -1
+            record_trick_nb(ti, t_used, row, trick_no, leader, winner, pts, joker_suit,
+                            demanded, tr, n)
             t_used += 1
         if trick_no == 1 and mode == MODE_FIRST_TRICK:
             if winner != declarer:
