@@ -475,7 +475,7 @@ def compare(datasets: tuple[Path, ...], profiles: tuple[str, ...], deals: int, s
 @click.option("--players", default="heuristic", show_default=True,
               help="Who plays the deals: 'heuristic' or 'random' for every seat, "
                    "'pimc[:worlds=K]' for the hand's owner with a heuristic field "
-                   "(about 1 ms a card: use fewer samples), or one per seat, the "
+                   "(about 0.2 ms a card: use fewer samples), or one per seat, the "
                    "hand's owner first.")
 @_format_option("table", "json")
 def odds(hand: str, blind: str, profile: str, samples: int, seed: int, players: str,
