@@ -91,7 +91,7 @@ def play_attempt2_nb(
     first_bidder: int, policies: np.ndarray, pp: np.ndarray, row: int,
     ri: np.ndarray, ru: np.ndarray, rf: np.ndarray, rw: np.ndarray, rh: np.ndarray,
     record_tricks: bool, ti: np.ndarray, t_used: int, scratch_i: np.ndarray,
-    scratch_u: np.ndarray, scratch_b: np.ndarray,
+    scratch_u: np.ndarray, scratch_b: np.ndarray, scratch_f: np.ndarray,
 ) -> int:
     """:func:`.deal_nb.play_attempt_nb` for two decks. ``deck_cards`` holds the deck's
     physical cards (``P_DECK_SIZE`` of them) followed by the kinds that may be called;
@@ -134,7 +134,7 @@ def play_attempt2_nb(
     ru[row, U_BLIND] = b0
     ru[row, N_U + U_BLIND] = b1
     declarer, bid, trump = run_auction_nb(st, params, kinds, dealer, first_bidder, policies,
-                                          pp, row, ri, rw, rh, scratch_b)
+                                          pp, row, ri, rw, rh, scratch_b, scratch_f)
     if declarer < 0:
         return t_used
     record_declarer_nb(ri, rf, row, params, kinds[declarer], hands[declarer],

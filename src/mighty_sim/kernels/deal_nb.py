@@ -17,7 +17,6 @@ from .auction_nb import beats_nb
 from .layout import (
     F_STRENGTH,
     HISTORY,
-    MAX_PLAYERS,
     OUTCOME_ALL_PASS,
     OUTCOME_PLAYED,
     OUTCOME_WEAK,
@@ -117,7 +116,7 @@ def _record_bid(rh: np.ndarray, ri: np.ndarray, row: int, code: int) -> None:
 def run_auction_nb(
     st: np.ndarray, params: np.ndarray, hands: np.ndarray, dealer: int, first_bidder: int,
     policies: np.ndarray, pp: np.ndarray, row: int, ri: np.ndarray, rw: np.ndarray,
-    rh: np.ndarray, scratch_b: np.ndarray,
+    rh: np.ndarray, scratch_b: np.ndarray, scratch_f: np.ndarray,
 ) -> tuple[int, int, int]:
     """Start row ``row`` (its dealer, first bidder, contract columns empty) and hold its
     auction (s.2.2): (declarer, bid, trump), or declarer -1 when the attempt ends in a
@@ -133,8 +132,8 @@ def run_auction_nb(
         ri[row, col] = -1
     passed = scratch_b[0]
     had_turn = scratch_b[1]
-    pref_trump = np.zeros(MAX_PLAYERS, np.int64)
-    pref_strength = np.zeros(MAX_PLAYERS, np.float64)
+    pref_trump = scratch_f[0]  # a strain (as a float)
+    pref_strength = scratch_f[1]
     for s in range(n):
         passed[s] = False
         had_turn[s] = False
@@ -150,7 +149,7 @@ def run_auction_nb(
         if params[P_WEAK_WHEN] == WEAK_FIRST_TURN and had_turn[seat]:
             weak_ok = False
         number, trump = auction_decide_nb(policies[seat], pp[seat], st, hands[seat], weak_ok,
-                                          high_n, high_t, params, pref_trump[seat],
+                                          high_n, high_t, params, int(pref_trump[seat]),
                                           pref_strength[seat])
         if number == WEAK:
             _record_bid(rh, ri, row, seat * 1000 + 1)
@@ -218,11 +217,12 @@ def play_attempt_nb(
     first_bidder: int, policies: np.ndarray, pp: np.ndarray, row: int,
     ri: np.ndarray, ru: np.ndarray, rf: np.ndarray, rw: np.ndarray, rh: np.ndarray,
     record_tricks: bool, ti: np.ndarray, t_used: int, scratch_i: np.ndarray,
-    scratch_u: np.ndarray, scratch_b: np.ndarray,
+    scratch_u: np.ndarray, scratch_b: np.ndarray, scratch_f: np.ndarray,
 ) -> int:
     """Play one dealt attempt from stream ``st`` into row ``row``; returns the number of
     trick rows used after it. ``scratch_*`` are work arrays reused across attempts:
-    int64 (4, >= max(deck size, N_S)), uint64 (2, N_H), bool (2, MAX_PLAYERS)."""
+    int64 (4, >= max(deck size, N_S)), uint64 (2, N_H), bool (2, MAX_PLAYERS), float64
+    (2, MAX_PLAYERS)."""
     n = params[P_PLAYERS]
     deck_size = params[P_DECK_SIZE]
     # -- shuffle (Fisher-Yates, as DealStream.shuffled) and deal in packets (s.2.1) --------
@@ -250,7 +250,7 @@ def play_attempt_nb(
         rw[row, s] = weak_score_q_nb(hands[s], params)
     ru[row, U_BLIND] = blind
     declarer, bid, trump = run_auction_nb(st, params, hands, dealer, first_bidder, policies, pp,
-                                          row, ri, rw, rh, scratch_b)
+                                          row, ri, rw, rh, scratch_b, scratch_f)
     if declarer < 0:
         return t_used
     dh = hands[declarer]

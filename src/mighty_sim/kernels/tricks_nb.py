@@ -22,7 +22,6 @@ import numpy as np
 
 from ._jit import njit
 from .layout import (
-    MAX_PLAYERS,
     POLICY_RANDOM,
 )
 from .params import (
@@ -99,6 +98,16 @@ def _key(c: int, mighty: int, joker_power: bool, trump: int, suit: int) -> int:
     return -1
 
 
+@njit(cache=True, inline="always")
+def _partners_nb(n: int, declarer: int, friend: int, revealed: bool, kind: int) -> int:
+    """Every seat's known partners (``play_nb.partners_of_nb``), seat s's mask at bits
+    8s to 8s+7."""
+    packed = 0
+    for p in range(n):
+        packed |= partners_of_nb(p, n, declarer, friend, revealed, kind) << (8 * p)
+    return packed
+
+
 @njit(cache=True)
 def play_tricks_nb(
     st: np.ndarray, s: np.ndarray, h: np.ndarray, tr: np.ndarray, policies: np.ndarray,
@@ -143,9 +152,7 @@ def play_tricks_nb(
     kind = s[S_KIND]
     revealed = s[S_REVEALED] == 1
     friend_has_led = s[S_FRIEND_HAS_LED] == 1
-    partners = np.zeros(MAX_PLAYERS, np.int64)
-    for p in range(n):
-        partners[p] = partners_of_nb(p, n, declarer, friend, revealed, kind)
+    partners = _partners_nb(n, declarer, friend, revealed, kind)
     seen = h[H_SEEN]
     leader = s[S_LEADER]
     trick_no = s[S_TRICK_NO]
@@ -223,14 +230,14 @@ def play_tricks_nb(
                 if win_seat >= n:
                     win_seat -= n
                 power = joker_power and not (late_power and in_trick & hunter_bit)
-                card = follow_nb(legal, tr[win], (partners[seat] >> win_seat) & 1 == 1, True,
-                                 _NONE, suit, power, trick_points, k == n - 1, trick_no,
-                                 trump, mighty)
+                partner_wins = (partners >> (8 * seat + win_seat)) & 1 == 1
+                card = follow_nb(legal, tr[win], partner_wins, True, _NONE, suit, power,
+                                 trick_points, k == n - 1, trick_no, trump, mighty)
                 named, demand = -1, False
             else:
                 card, named, demand = play_decide_nb(
                     policy, st, seat, hand, legal, tr, k, leader, trump, trick_no,
-                    joker_suit, demanded, demand_card, partners[seat],
+                    joker_suit, demanded, demand_card, (partners >> (8 * seat)) & 0xFF,
                     seat == declarer or seat == friend, seen, n, params, win)
             # -- the card into the trick (play_nb.place_card_nb) -----------------------------
             h[seat] = hand & ~bit_nb(card)
@@ -268,8 +275,7 @@ def play_tricks_nb(
                         win, win_key = k, key
             if mode == MODE_CALLED and card == called and seat == friend and not revealed:
                 revealed = True
-                for p in range(n):
-                    partners[p] = partners_of_nb(p, n, declarer, friend, revealed, kind)
+                partners = _partners_nb(n, declarer, friend, revealed, kind)
             seat += 1
             if seat == n:
                 seat = 0
@@ -290,8 +296,7 @@ def play_tricks_nb(
                 friend = winner
                 kind = FRIEND_KIND_FRIEND
             revealed = True
-            for p in range(n):
-                partners[p] = partners_of_nb(p, n, declarer, friend, revealed, kind)
+            partners = _partners_nb(n, declarer, friend, revealed, kind)
         for i in range(n):
             tr[i] = -1
         leader = winner
