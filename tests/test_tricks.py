@@ -15,16 +15,13 @@ from mighty_sim.engine.batch import policy_arrays
 from mighty_sim.engine.players import parse_players
 from mighty_sim.kernels.layout import MAX_PLAYERS, N_T
 from mighty_sim.kernels.params import (
-    HUNTER_NEXT_PLAYER,
     MODE_CALLED,
     MODE_FIRST_TRICK,
     MODE_NONE,
-    P_HUNTED_POWERLESS,
-    P_HUNTER_RULE,
     compile_profile,
 )
 from mighty_sim.kernels.play_nb import N_H, N_S, play_until_nb, start_play_nb
-from mighty_sim.kernels.policy_nb import winners_nb
+from mighty_sim.kernels.policy_nb import winners_apply_nb, winners_nb
 from mighty_sim.kernels.rng_nb import seed_stream_nb
 from mighty_sim.kernels.rules_nb import (
     JOKER_BIT,
@@ -97,18 +94,6 @@ def test_the_one_loop_play_plays_as_the_state_machine(name: str) -> None:
             assert np.array_equal(a, b), (name, seats, deal_seed)
 
 
-def _simple(params: np.ndarray, trick: np.ndarray, k: int, legal: np.uint64,
-            trump: int) -> bool:
-    """policy_nb.play_decide_nb's condition for asking winners_nb (one deck)."""
-    if k == 1 and trick[0] == JOKER_BIT:
-        return False
-    hunter = hunter_of_nb(params, trump)
-    if (params[P_HUNTER_RULE] == HUNTER_NEXT_PLAYER and params[P_HUNTED_POWERLESS]
-            and hunter >= 0 and int(legal) >> hunter & 1 and JOKER_BIT in trick[:k]):
-        return False
-    return True
-
-
 @pytest.mark.parametrize("name", ONE_DECK, ids=lambda n: Path(n).stem)
 def test_the_winners_by_masks_are_the_trick_winners(name: str) -> None:
     """Wherever the heuristic follower takes the winning cards from winners_nb, they are
@@ -140,7 +125,7 @@ def test_the_winners_by_masks_are_the_trick_winners(name: str) -> None:
                                 and rng.random() < 0.5)
         legal = legal_plays_nb(hands[k], trick, k, trump, trick_no, joker_suit, demanded, -1,
                                params)
-        if not _simple(params, trick, k, legal, trump):
+        if not winners_apply_nb(trick, k, legal, trump, params):
             continue
         win = trick_winner_nb(trick, k, trump, trick_no, joker_suit, demanded, params)
         suit = suit_to_follow_nb(trick, k, trump, trick_no, joker_suit, params)
@@ -177,4 +162,4 @@ def test_a_hunter_that_takes_the_jokers_power_is_asked_of_the_whole_trick() -> N
     trick[2] = -1
     power = joker_has_power_nb(trick, 2, trump, trick_no, False, params)
     assert winners_nb(legal, JOKER_BIT, clubs, trump, mighty_of_nb(params, trump), power) == 0
-    assert not _simple(params, trick, 2, legal, trump)
+    assert not winners_apply_nb(trick, 2, legal, trump, params)

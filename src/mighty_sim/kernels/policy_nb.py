@@ -458,12 +458,7 @@ def play_decide_nb(
     # (equal cards), a powerless joker led (the card played sets the suit), a hunter that
     # would take the power of a joker in the trick (next-player hunter rule). Mighty
     # setting the suit needs no exception: Mighty wins the trick.
-    simple = params[P_DECK_COPIES] == 1 and not (n_played == 1 and trick[0] == JOKER_BIT)
-    if simple and params[P_HUNTER_RULE] == HUNTER_NEXT_PLAYER and params[P_HUNTED_POWERLESS]:
-        if has_nb(legal, hunter_of_nb(params, trump)):
-            for i in range(n_played):
-                if trick[i] == JOKER_BIT:
-                    simple = False
+    simple = winners_apply_nb(trick, n_played, legal, trump, params)
     wins = np.uint64(0)
     suit = -1
     joker_power = False
@@ -553,6 +548,21 @@ def _lowest_rank_nb(mask: np.uint64) -> int:
         if at:
             return lowest_card_nb(at)
     return -1
+
+
+@njit(cache=True)
+def winners_apply_nb(trick: np.ndarray, n_played: int, legal: np.uint64, trump: int,
+                     params: np.ndarray) -> bool:
+    """Whether ``winners_nb`` says, for every card of ``legal``, what ``trick_winner_nb``
+    would with the card added to the first ``n_played`` cards of ``trick``."""
+    if params[P_DECK_COPIES] != 1 or (n_played == 1 and trick[0] == JOKER_BIT):
+        return False
+    if params[P_HUNTER_RULE] == HUNTER_NEXT_PLAYER and params[P_HUNTED_POWERLESS]:
+        if has_nb(legal, hunter_of_nb(params, trump)):
+            for i in range(n_played):
+                if trick[i] == JOKER_BIT:
+                    return False
+    return True
 
 
 @njit(cache=True, inline="always")

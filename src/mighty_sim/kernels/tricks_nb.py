@@ -4,16 +4,14 @@ batch kernel's deals and the PIMC player's rollouts).
 The same play as :func:`.play_nb.play_until_nb` (the same cards, the same draws from
 the stream, the same trick rows), with the trick's state in local variables instead of
 the play state's arrays, the legal cards of a seat found from the suit to follow kept
-for the trick, and the card winning the trick kept as it is played (its *key* below),
+for the trick, and the card winning the trick kept as it is played (a card played takes
+it when ``policy_nb.winners_nb``, the heuristic follower's own test, says it beats it),
 so that neither a follower's legality nor the heuristic's "who wins now" scans the
-trick. The play state ``s``/``h``/``tr`` (:mod:`.play_nb`) is read at the start and left
-as ``play_until_nb`` leaves it at the end of the deal.
-
-Key of a card in the trick (the larger wins, the earlier of equal keys): Mighty 3000, a
-joker with power 2000, a trump 1000 + card, a card of the suit to follow 500 + card,
-anything else -1. Where the keys of cards already played can change later in the trick
-(a powerless joker led: the second card sets the suit; a hunter played after the joker
-takes its power under the next-player rule), the winner is found from the whole trick.
+trick. Where a card played can change what the cards before it are worth (a powerless
+joker led: the second card sets the suit; a hunter played after the joker takes its
+power under the next-player rule), the winner is found from the whole trick. The play
+state ``s``/``h``/``tr`` (:mod:`.play_nb`) is read at the start and left as
+``play_until_nb`` leaves it at the end of the deal.
 """
 
 from __future__ import annotations
@@ -66,7 +64,7 @@ from .play_nb import (
     partners_of_nb,
     record_trick_nb,
 )
-from .policy_nb import follow_nb, play_decide_nb, random_play_nb
+from .policy_nb import follow_nb, play_decide_nb, random_play_nb, winners_nb
 from .rng_nb import chance_nb
 from .rules_nb import (
     JOKER_BIT,
@@ -82,20 +80,6 @@ from .rules_nb import (
 
 _JOKER = np.uint64(1) << np.uint64(JOKER_BIT)
 _NONE = np.uint64(0)
-
-
-@njit(cache=True, inline="always")
-def _key(c: int, mighty: int, joker_power: bool, trump: int, suit: int) -> int:
-    if c == mighty:
-        return 3000
-    if c == JOKER_BIT:
-        return 2000 if joker_power else -1
-    cs = c // 13
-    if cs == trump:
-        return 1000 + c
-    if cs == suit:
-        return 500 + c
-    return -1
 
 
 @njit(cache=True, inline="always")
@@ -166,7 +150,6 @@ def play_tricks_nb(
         suit = -1  # the suit to follow
         joker_power = powered_lead  # of a joker in this trick, as known so far
         win = 0
-        win_key = -1
         trick_points = 0
         in_trick = _NONE
         if k0 > 0:  # a trick under way: its state from its cards
@@ -176,7 +159,6 @@ def play_tricks_nb(
             if demanded and hunt_now and tr[0] == hunter:
                 joker_power = powered_lead and not hunted_powerless
             win = trick_winner_nb(tr, k0, trump, trick_no, joker_suit, demanded, params)
-            win_key = _key(tr[win], mighty, joker_power, trump, suit)
             for i in range(k0):
                 in_trick |= bit_nb(tr[i])
                 if is_point_nb(tr[i]):
@@ -258,21 +240,17 @@ def play_tricks_nb(
                     suit = card // 13
                 if demanded and hunt_now and card == hunter:
                     joker_power = powered_lead and not hunted_powerless
-                win_key = _key(card, mighty, joker_power, trump, suit)
             else:
                 if mighty_sets_from > 0 and trick_no >= mighty_sets_from and card == mighty:
                     suit = mighty // 13
                 if k == 1 and tr[0] == JOKER_BIT and not powered_lead:
                     suit = card // 13  # a powerless joker led: the second card sets the suit
                     win = trick_winner_nb(tr, 2, trump, trick_no, joker_suit, demanded, params)
-                    win_key = _key(tr[win], mighty, joker_power, trump, suit)
                 elif late_power:
                     win = trick_winner_nb(tr, k + 1, trump, trick_no, joker_suit, demanded,
                                           params)
-                else:
-                    key = _key(card, mighty, joker_power, trump, suit)
-                    if key > win_key:
-                        win, win_key = k, key
+                elif winners_nb(bit_nb(card), tr[win], suit, trump, mighty, joker_power):
+                    win = k
             if mode == MODE_CALLED and card == called and seat == friend and not revealed:
                 revealed = True
                 partners = _partners_nb(n, declarer, friend, revealed, kind)
