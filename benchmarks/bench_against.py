@@ -14,10 +14,12 @@ every built-in profile with random, heuristic and (one deck) PIMC players.
 
     .venv/bin/python benchmarks/bench_against.py HEAD~1 [--profile standard]
         [--players heuristic,random] [--games 30000] [--rounds 12] [--check-all]
-        [--simulate DEALS [--workers 2]]
+        [--simulate DEALS [--workers 2]] [--writer GAMES]
 
 ``--simulate`` also times whole runs of ``simulate`` (play and Parquet), old and new
-alternating, wall time.
+alternating, wall time; ``--writer`` the ``deals`` table and its Parquet file of both
+(CPU time a played deal, bytes a played deal, and whether the files read back hold the
+same values, dictionary columns decoded).
 
 The exported copy and its compiled kernels are kept in ``out/bench-against/<commit>``,
 so a second comparison with the same revision does not compile it again. The figures are
@@ -41,9 +43,12 @@ from statistics import median
 from typing import Any
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
 from _results import save
 from numba import config as numba_config
 
+from mighty_sim.kernels.layout import R_OUTCOME
 from mighty_sim.rules.profile import BUILTIN_PROFILES, load_profile
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,6 +89,8 @@ class Engine:
         self.parse_players = find(("engine.players", "engine"), "parse_players")
         self.play_batch = find(("engine.batch", "engine"), "play_batch")
         self.load_profile = find(("rules.profile", "profile"), "load_profile")
+        self.deals_table = find(("dataset.schema", "schema"), "deals_table")
+        self.parquet_writer = find(("dataset.writer", "writer"), "parquet_writer")
 
 
 ROW_ARRAYS = ("ri", "ru", "rf", "rw", "rh", "ti")
@@ -136,6 +143,60 @@ def cpu_seconds(engine: Any, profile: Any, players: str, start: int, games: int)
     return time.process_time() - t
 
 
+def decoded(table: pa.Table) -> pa.Table:
+    """``table`` with dictionary columns (and lists of them) as their plain values."""
+    columns = []
+    for column in table.columns:
+        t = column.type
+        if pa.types.is_dictionary(t):
+            column = column.cast(t.value_type)
+        elif pa.types.is_list(t) and pa.types.is_dictionary(t.value_type):
+            column = column.cast(pa.list_(t.value_type.value_type))
+        columns.append(column)
+    return pa.table(columns, names=table.column_names)
+
+
+def writer_figures(engine: Any, profile: str, games: int) -> tuple[Any, list[float], int, int]:
+    """One version's writer on ``games`` heuristic games: (the Parquet file read back,
+    CPU seconds of table + Parquet of each of 3 rounds, bytes, played deals)."""
+    p = engine.load_profile(profile)
+    batch = engine.play_batch(p, seed=1, game_start=0, games=games,
+                              players=engine.parse_players("heuristic", p.players))
+    seconds = []
+    for _ in range(3):
+        buf = io.BytesIO()
+        t = time.process_time()
+        table = engine.deals_table(batch, p.players)
+        w = engine.parquet_writer(buf, table.schema)
+        w.write_table(table)
+        w.close()
+        seconds.append(time.process_time() - t)
+    back = pq.read_table(io.BytesIO(buf.getvalue()))
+    return back, seconds, buf.tell(), int((batch.ri[:, R_OUTCOME] == 0).sum())
+
+
+def compare_writers(new: Any, old: Any, profile: str, games: int, rounds: int
+                    ) -> dict[str, object]:
+    """The writer (Arrow table and zstd Parquet of the ``deals`` rows) of both versions,
+    alternating: µs per played deal (median of the rounds' best), bytes per played deal,
+    and whether the files read back hold the same values."""
+    times: dict[str, list[float]] = {"old": [], "new": []}
+    out: dict[str, Any] = {}
+    for _ in range(rounds):
+        for name, engine in (("old", old), ("new", new)):
+            back, seconds, size, played = writer_figures(engine, profile, games)
+            times[name].append(min(seconds) / played * 1e6)
+            out[name] = (back, size / played)
+    same = decoded(out["new"][0]).equals(decoded(out["old"][0]))
+    res = {k: {"us_per_played_deal": median(v), "bytes_per_played_deal": out[k][1]}
+           for k, v in times.items()}
+    res["values_identical"] = same
+    print(f"  writer ({games:,} games, {rounds} rounds): old {median(times['old']):.2f} µs, "
+          f"{out['old'][1]:.1f} B; new {median(times['new']):.2f} µs, {out['new'][1]:.1f} B "
+          f"a played deal; values read back identical: {'yes' if same else 'NO'}")
+    return res
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("rev", help="git revision to compare the working tree with")
@@ -147,6 +208,8 @@ def main() -> None:
     ap.add_argument("--simulate", type=int, default=0, metavar="DEALS",
                     help="also time `simulate` of DEALS deals end to end (wall time)")
     ap.add_argument("--workers", type=int, default=2, help="workers of --simulate")
+    ap.add_argument("--writer", type=int, default=0, metavar="GAMES",
+                    help="also time the writer (deals table + Parquet) on GAMES games")
     ap.add_argument("--check-all", action="store_true",
                     help="first compare the rows of every built-in profile and player type")
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results/against.json"))
@@ -179,6 +242,9 @@ def main() -> None:
               f"(this round: {args.games / new:,.0f} deals/s new)")
         result[players] = {"rows_identical": same, "old_over_new": ratios,
                            "median": median(ratios)}
+    if args.writer:
+        result["writer"] = compare_writers(new_engine, old_engine, args.profile, args.writer,
+                                           args.rounds)
     if args.simulate:
         runs = ROOT / "out" / "bench-against" / "runs"
         for module, where in (("mighty_sim", ROOT / "src"), (ALIAS, base)):  # compile both

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from mighty_sim.dataset.schema import deals_table, tricks_table
+from mighty_sim.dataset.schema import bid_name, deals_table, tricks_table
 from mighty_sim.engine.batch import play_batch
 from mighty_sim.engine.players import parse_players
 from mighty_sim.rules.cards import PLANE_BITS, format_cards
@@ -60,7 +60,7 @@ def render(name: str, players: str) -> list[str]:
             *(f"hand {s}: {_cards(row, 'hands', s)}" for s in range(n)),
             f"blind: {_cards(row, 'blind')}",
             f"weak-hand scores: {' '.join(f'{w:g}' for w in row['weak_scores'])}",
-            f"auction: {' '.join(row['bid_history'])}",
+            f"auction: {' '.join(bid_name(c) for c in row['bid_history'])}",
             f"outcome: {row['outcome']}"
             + (f" (shown by seat {row['redeal_by']})" if row["redeal_by"] is not None else ""),
         ]

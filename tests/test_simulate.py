@@ -235,7 +235,7 @@ def test_dataset_metadata_and_run_file(tmp_path: Path) -> None:
     meta = pq.read_schema(shard_path(tmp_path / "a", "deals", 0)).metadata
     assert meta[b"mighty_sim.fingerprint"] == STANDARD.fingerprint().encode()
     assert json.loads(meta[b"mighty_sim.profile"])["hunter"] == "3C"
-    assert meta[b"mighty_sim.schema_version"] == b"1"
+    assert meta[b"mighty_sim.schema_version"] == b"2"
     assert b"numba" in meta[b"mighty_sim.versions"]
     df = scan(tmp_path / "a")
     played = df.filter(pl.col("outcome") == "played")

@@ -12,7 +12,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ..dataset.integrity import inspect_run, shard_path
-from ..dataset.schema import deals_table, row_cards, tricks_table
+from ..dataset.schema import bid_name, deals_table, row_cards, tricks_table
 from ..engine.batch import play_batch
 from ..rules.cards import format_cards
 
@@ -59,7 +59,7 @@ def describe_deal(dataset: Path, deal_id: int) -> str:
         lines.append(f"  seat {s}: {format_cards(row_cards(row, 'hands', s))}   (weak-hand score "
                      f"{row['weak_scores'][s]:g})")
     lines.append(f"  blind: {format_cards(row_cards(row, 'blind'))}")
-    lines.append("auction: " + " ".join(row["bid_history"]))
+    lines.append("auction: " + " ".join(bid_name(c) for c in row["bid_history"]))
     if row["outcome"] != "played":
         who = f" by seat {row['redeal_by']}" if row["redeal_by"] is not None else ""
         lines.append(f"outcome: {row['outcome']}{who}; redeal, nothing scored")

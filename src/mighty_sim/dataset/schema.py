@@ -1,13 +1,16 @@
-"""Batch columns to Arrow tables: the dataset schema (version 1).
+"""Batch columns to Arrow tables: the dataset schema (version 2).
 
 One row per dealt attempt in ``deals`` (a redeal is a row too); with ``--tricks`` one
 row per trick in ``tricks``. Cards are masks in the layout of :func:`parse_cards`
 (``hands``, ``blind``, ``discards``) or card text (``friend_card``, trick ``cards``).
 Columns that do not apply to a redeal are null there; a redeal's payouts are zeros.
-With two decks (docs/rules.md, russian profiles) ``hands``, ``blind`` and ``discards`` hold the
-first deck's
-cards and ``hands_deck2``, ``blind_deck2``, ``discards_deck2`` the second deck's, in the
-same layout but for bit 53, each deck's second joker; trick ``cards`` name the kinds.
+Columns of names (``outcome``, ``trump``, ``bid_history``, ``friend_card``...) are
+dictionary arrays (:class:`Enum`): small indices into a fixed list of names, which
+readers see as the names (Polars: categorical columns).
+With two decks (docs/rules.md, russian profiles) ``hands``, ``blind`` and ``discards``
+hold the first deck's cards and ``hands_deck2``, ``blind_deck2``, ``discards_deck2`` the
+second deck's, in the same layout but for bit 53, each deck's second joker; trick
+``cards`` name the kinds.
 """
 
 from __future__ import annotations
@@ -17,11 +20,6 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-
-try:  # the kernel caller that pyarrow.compute re-exports, without its 0.1 s import
-    from pyarrow._compute import call_function
-except ImportError:  # pragma: no cover (a pyarrow that moved it)
-    from pyarrow.compute import call_function
 
 from ..engine.batch import Batch
 from ..kernels.layout import (
@@ -69,44 +67,71 @@ from ..kernels.params import FRIEND_KINDS, FRIEND_MODES
 from ..rules.cards import PLANE_BITS, SUITS, card_name
 from ..rules.profile import TRUMPS
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
-def _take(names: pa.Array, codes: np.ndarray) -> pa.Array:
-    """``names[codes]`` as an Arrow array, a negative code giving a null.
+class Enum:
+    """A column's fixed set of names and the kernel codes that stand for them: an enum
+    column is written as an Arrow dictionary array, ``int8`` or ``int16`` indices into
+    ``names``. The dictionary must be the same in every batch of a file: the Parquet
+    writer stores indices as they are only while the dictionary does not change.
 
-    Arrow's ``take`` kernel called directly: ``pa.Array.take`` would first import
-    ``pyarrow.compute``, whose 286 function wrappers cost a process 0.06-0.17 s (a tenth
-    of a small run); the kernel itself is in ``pyarrow._compute`` (0.01 s).
-
-    >>> _take(pa.array(["pass", "S", "NT"]), np.array([2, 0, -1, 1])).to_pylist()
+    >>> e = Enum.of(["pass", "S", "NT"])
+    >>> e.array(np.array([2, 0, -1, 1])).to_pylist()
     ['NT', 'pass', None, 'S']
     """
-    null = codes < 0
-    idx = pa.array(np.where(null, 0, codes).astype(np.int32), mask=null if null.any() else None)
-    return call_function("take", [names, idx])
+
+    def __init__(self, codes: list[int], names: list[str]) -> None:
+        self.names = pa.array(names)
+        index_type = np.int8 if len(names) <= 127 else np.int16
+        self.index = np.zeros(max(codes) + 1, index_type)  # code -> index into names
+        self.index[codes] = np.arange(len(codes))
+        self.identity = codes == list(range(len(codes)))
+
+    @classmethod
+    def of(cls, names: tuple[str, ...] | list[str]) -> Enum:
+        """The enum whose code ``k`` is ``names[k]``."""
+        return cls(list(range(len(names))), list(names))
+
+    def array(self, codes: np.ndarray) -> pa.Array:
+        """``names[codes]`` as a dictionary array, a negative code giving a null."""
+        null = codes < 0
+        if self.identity:  # a null's index is masked: any value does
+            idx = codes.astype(self.index.dtype)
+        else:
+            idx = self.index[np.where(null, 0, codes)]
+        return pa.DictionaryArray.from_arrays(
+            pa.array(idx, mask=null if null.any() else None), self.names)
 
 
-CARD_NAMES = pa.array([card_name(b) if b % 64 < 54 else "" for b in range(128)])
+def _enum(codes: np.ndarray, names: tuple[str, ...] | Enum) -> pa.Array:
+    return (names if isinstance(names, Enum) else _enum_of(names)).array(codes)
+
+
+@cache
+def _enum_of(names: tuple[str, ...]) -> Enum:
+    return Enum.of(names)
+
+
+CARD_NAMES = Enum([b for b in range(128) if b % 64 < 54],
+                  [card_name(b) for b in range(128) if b % 64 < 54])
 """Card names by card id (one deck: bits 0..52; two decks: physical ids, see cards.py)."""
 
 
-def _history_names() -> pa.Array:
-    names = []
-    for code in range(8000):
-        seat, what = divmod(code, 1000)
-        if what == 0:
-            names.append(f"{seat}:pass")
-        elif what == 1:
-            names.append(f"{seat}:weak")
-        elif what // 10 >= 1 and what % 10 < 5:
-            names.append(f"{seat}:{what // 10}{TRUMPS[what % 10]}")
-        else:
-            names.append("")
-    return pa.array(names)
+def bid_name(code: int) -> str:
+    """The call that ``bid_history`` code ``code`` stands for: ``seat * 1000 + what``,
+    ``what`` 0 for a pass, 1 for a weak hand shown, else ``number * 10 + strain`` with the
+    strains S, H, D, C, NT numbered 0 to 4.
 
-
-HISTORY_NAMES = _history_names()
+    >>> bid_name(2154), bid_name(3000), bid_name(1)
+    ('2:15NT', '3:pass', '0:weak')
+    """
+    seat, what = divmod(int(code), 1000)
+    if what == 0:
+        return f"{seat}:pass"
+    if what == 1:
+        return f"{seat}:weak"
+    return f"{seat}:{what // 10}{TRUMPS[what % 10]}"
 
 
 def deal_id(game: np.ndarray, attempt: np.ndarray) -> np.ndarray:
@@ -114,24 +139,25 @@ def deal_id(game: np.ndarray, attempt: np.ndarray) -> np.ndarray:
     return (game.astype(np.uint64) << np.uint64(16)) | attempt.astype(np.uint64)
 
 
-def _nullable(values: np.ndarray, null: np.ndarray, type_: pa.DataType) -> pa.Array:
-    return pa.array(values, type=type_, mask=null)
-
-
-def _lookup(codes: np.ndarray, names: tuple[str, ...] | pa.Array) -> pa.Array:
-    return _take(names if isinstance(names, pa.Array) else _names(names), codes)
-
-
-@cache
-def _names(names: tuple[str, ...]) -> pa.Array:
-    return pa.array(list(names))
+def _list_type(type_: pa.DataType) -> pa.DataType:
+    return pa.list_(pa.field("item", type_, nullable=False))
 
 
 def _fixed_lists(values: np.ndarray, width: int, type_: pa.DataType) -> pa.Array:
     rows = values.shape[0]
     offsets = pa.array(np.arange(0, rows * width + 1, width, dtype=np.int32))
     flat = pa.array(np.ascontiguousarray(values[:, :width]).reshape(-1), type=type_)
-    return pa.ListArray.from_arrays(offsets, flat)
+    return pa.ListArray.from_arrays(offsets, flat, type=_list_type(type_))
+
+
+def _ragged_lists(values: np.ndarray, lengths: np.ndarray) -> pa.Array:
+    """Row ``r``'s first ``lengths[r]`` entries of 2-D ``values``, as a list column."""
+    offsets = np.zeros(len(lengths) + 1, np.int32)
+    np.cumsum(lengths, out=offsets[1:])
+    starts = np.arange(len(lengths), dtype=np.int64) * values.shape[1] - offsets[:-1]
+    flat = values.reshape(-1)[np.repeat(starts, lengths) + np.arange(offsets[-1])]
+    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(flat),
+                                    type=_list_type(pa.from_numpy_dtype(values.dtype)))
 
 
 def row_cards(row: dict[str, Any], column: str, seat: int | None = None) -> int:
@@ -154,62 +180,75 @@ def row_cards(row: dict[str, Any], column: str, seat: int | None = None) -> int:
 def deals_table(batch: Batch, players: int) -> pa.Table:
     """The ``deals`` rows of a batch as an Arrow table."""
     ri, ru, rf, rw, rh = batch.ri, batch.ru, batch.rf, batch.rw, batch.rh
-    # each column contiguous: one pass instead of 27; Arrow shares a numpy column's
-    # memory, so a column passed as it is is copied, or a kept table would keep all of them
-    ric = np.ascontiguousarray(ri.T)
-    not_played = ric[R_OUTCOME] != 0
-    redeal_null = ric[R_REDEAL_BY] < 0
-    lengths = ric[R_HIST_LEN].astype(np.int32)
-    valid = np.arange(rh.shape[1])[None, :] < lengths[:, None]
-    hist_codes = rh[valid].astype(np.int32)
-    hist = pa.ListArray.from_arrays(
-        pa.array(np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)),
-        _take(HISTORY_NAMES, hist_codes),
-    )
+    # ri is column-major: ri[:, k] is a contiguous view. Arrow shares a numpy column's
+    # memory, so a column passed as it is (not converted) is copied, or a kept table
+    # would keep the whole batch
+    col = [ri[:, k] for k in range(ri.shape[1])]
+    not_played = col[R_OUTCOME] != 0
+
+    def small(k: int, null: np.ndarray | None = None) -> pa.Array:
+        return pa.array(col[k].astype(np.int8), mask=null)
+
+    def flag(k: int) -> pa.Array:
+        return pa.array(col[k] == 1, mask=not_played)
+
+    def played(k: int, names: tuple[str, ...] | pa.Array) -> pa.Array:
+        return _enum(np.where(not_played, -1, col[k]), names)
+
+    hist = _ragged_lists(np.ascontiguousarray(rh), col[R_HIST_LEN].astype(np.int32))
     columns = {
-        "deal_id": pa.array(deal_id(ric[R_GAME], ric[R_ATTEMPT])),
-        "game": pa.array(ric[R_GAME].copy()),
-        "attempt": pa.array(ric[R_ATTEMPT].astype(np.int16)),
-        "deal_in_game": pa.array(ric[R_DEAL_IN_GAME].astype(np.int16)),
-        "dealer": pa.array(ric[R_DEALER].astype(np.int8)),
-        "first_bidder": pa.array(ric[R_FIRST_BIDDER].astype(np.int8)),
+        "deal_id": pa.array(deal_id(col[R_GAME], col[R_ATTEMPT])),
+        "game": pa.array(col[R_GAME].copy()),
+        "attempt": pa.array(col[R_ATTEMPT].astype(np.int16)),
+        "deal_in_game": pa.array(col[R_DEAL_IN_GAME].astype(np.int16)),
+        "dealer": small(R_DEALER),
+        "first_bidder": small(R_FIRST_BIDDER),
         "hands": _fixed_lists(ru, players, pa.uint64()),
-        "blind": pa.array(ru[:, U_BLIND]),
-        "weak_scores": _fixed_lists(rw.astype(np.float32) / 4.0, players, pa.float32()),
-        "outcome": _lookup(ric[R_OUTCOME], OUTCOMES),
-        "redeal_by": _nullable(ric[R_REDEAL_BY].astype(np.int8), redeal_null, pa.int8()),
+        "blind": pa.array(ru[:, U_BLIND].copy()),
+        "weak_scores": _fixed_lists(rw[:, :players].astype(np.float32) / 4.0, players,
+                                    pa.float32()),
+        "outcome": _enum(col[R_OUTCOME], OUTCOMES),
+        "redeal_by": small(R_REDEAL_BY, col[R_REDEAL_BY] < 0),
         "bid_history": hist,
-        "declarer": _nullable(ric[R_DECLARER].astype(np.int8), not_played, pa.int8()),
-        "bid": _nullable(ric[R_BID].astype(np.int8), not_played, pa.int8()),
-        "trump": _lookup(np.where(not_played, -1, ric[R_TRUMP]), TRUMPS),
-        "auction_bid": _nullable(ric[R_AUCTION_BID].astype(np.int8), not_played, pa.int8()),
-        "auction_trump": _lookup(np.where(not_played, -1, ric[R_AUCTION_TRUMP]), TRUMPS),
-        "trump_changed": _nullable(ric[R_TRUMP_CHANGED].astype(bool), not_played, pa.bool_()),
-        "friend_mode": _lookup(np.where(not_played, -1, ric[R_FRIEND_MODE]), FRIEND_MODES),
-        "friend_card": _lookup(ric[R_FRIEND_CARD], CARD_NAMES),
-        "friend_seat": _nullable(ric[R_FRIEND_SEAT].astype(np.int8), ric[R_FRIEND_SEAT] < 0,
-                                 pa.int8()),
-        "friend_kind": _lookup(np.where(not_played, -1, ric[R_FRIEND_KIND]), FRIEND_KINDS),
-        "lead_request": _lookup(ric[R_LEAD_REQUEST], tuple(SUITS)),
-        "discards": _nullable(ru[:, U_DISCARDS], not_played, pa.uint64()),
-        "declarer_points": _nullable(ric[R_POINTS].astype(np.int8), not_played, pa.int8()),
-        "declarer_tricks": _nullable(ric[R_TRICKS].astype(np.int8), not_played, pa.int8()),
-        "success": _nullable(ric[R_SUCCESS] == 1, not_played, pa.bool_()),
+        "declarer": small(R_DECLARER, not_played),
+        "bid": small(R_BID, not_played),
+        "trump": played(R_TRUMP, TRUMPS),
+        "auction_bid": small(R_AUCTION_BID, not_played),
+        "auction_trump": played(R_AUCTION_TRUMP, TRUMPS),
+        "trump_changed": flag(R_TRUMP_CHANGED),
+        "friend_mode": played(R_FRIEND_MODE, FRIEND_MODES),
+        "friend_card": _enum(col[R_FRIEND_CARD], CARD_NAMES),
+        "friend_seat": small(R_FRIEND_SEAT, col[R_FRIEND_SEAT] < 0),
+        "friend_kind": played(R_FRIEND_KIND, FRIEND_KINDS),
+        "lead_request": _enum(col[R_LEAD_REQUEST], tuple(SUITS)),
+        "discards": pa.array(ru[:, U_DISCARDS].copy(), mask=not_played),
+        "declarer_points": small(R_POINTS, not_played),
+        "declarer_tricks": small(R_TRICKS, not_played),
+        "success": flag(R_SUCCESS),
         "payouts": _fixed_lists(rf, players, pa.float64()),
-        "declarer_strength": _nullable(rf[:, F_STRENGTH].astype(np.float32), not_played,
-                                       pa.float32()),
-        "declarer_trump_length": _nullable(ric[R_TRUMP_LENGTH].astype(np.int8), not_played,
-                                           pa.int8()),
-        "declarer_has_mighty": _nullable(ric[R_HAS_MIGHTY] == 1, not_played, pa.bool_()),
-        "declarer_has_joker": _nullable(ric[R_HAS_JOKER] == 1, not_played, pa.bool_()),
-        "declarer_hand_points": _nullable(ric[R_HAND_POINTS].astype(np.int8), not_played,
-                                          pa.int8()),
+        "declarer_strength": pa.array(rf[:, F_STRENGTH].astype(np.float32), mask=not_played),
+        "declarer_trump_length": small(R_TRUMP_LENGTH, not_played),
+        "declarer_has_mighty": flag(R_HAS_MIGHTY),
+        "declarer_has_joker": flag(R_HAS_JOKER),
+        "declarer_hand_points": small(R_HAND_POINTS, not_played),
     }
     if ru.shape[1] > N_U:  # two decks: each plane-0 column's second-deck copies
         columns["hands_deck2"] = _fixed_lists(ru[:, N_U:], players, pa.uint64())
-        columns["blind_deck2"] = pa.array(ru[:, N_U + U_BLIND])
-        columns["discards_deck2"] = _nullable(ru[:, N_U + U_DISCARDS], not_played, pa.uint64())
-    return pa.table(columns)
+        columns["blind_deck2"] = pa.array(ru[:, N_U + U_BLIND].copy())
+        columns["discards_deck2"] = pa.array(ru[:, N_U + U_DISCARDS].copy(), mask=not_played)
+    return _table(columns)
+
+
+REQUIRED = ("deal_id", "game", "attempt", "deal_in_game", "dealer", "first_bidder", "hands",
+            "blind", "weak_scores", "outcome", "bid_history", "payouts", "hands_deck2",
+            "blind_deck2", "trick", "leader", "cards", "winner", "points", "demand")
+"""Columns never null: declared so, Parquet writes no definition levels for them."""
+
+
+def _table(columns: dict[str, pa.Array]) -> pa.Table:
+    schema = pa.schema([pa.field(k, v.type, nullable=k not in REQUIRED)
+                        for k, v in columns.items()])
+    return pa.Table.from_arrays(list(columns.values()), schema=schema)
 
 
 def tricks_table(batch: Batch, players: int) -> pa.Table:
@@ -218,16 +257,17 @@ def tricks_table(batch: Batch, players: int) -> pa.Table:
     tic = np.ascontiguousarray(ti.T)  # each column contiguous
     rows = tic[T_ROW]
     cards = ti[:, T_CARDS : T_CARDS + players]
-    return pa.table({
+    names = CARD_NAMES.array(cards.reshape(-1))
+    return _table({
         "deal_id": pa.array(deal_id(ri[rows, R_GAME], ri[rows, R_ATTEMPT])),
         "trick": pa.array(tic[T_NO].astype(np.int8)),
         "leader": pa.array(tic[T_LEADER].astype(np.int8)),
         "cards": pa.ListArray.from_arrays(
             pa.array(np.arange(0, len(ti) * players + 1, players, dtype=np.int32)),
-            _take(CARD_NAMES, cards.reshape(-1)),
+            names, type=_list_type(names.type),
         ),
         "winner": pa.array(tic[T_WINNER].astype(np.int8)),
         "points": pa.array(tic[T_POINTS].astype(np.int8)),
-        "joker_suit": _lookup(tic[T_JOKER_SUIT], tuple(SUITS)),
+        "joker_suit": _enum(tic[T_JOKER_SUIT], tuple(SUITS)),
         "demand": pa.array(tic[T_DEMAND] == 1),
     })

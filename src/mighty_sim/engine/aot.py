@@ -36,10 +36,11 @@ from typing import Any
 from ..kernels import cache_dir, sources_key
 
 # play_games_nb's arguments (see its docstring): seed, game_start, n_games, ledger,
-# target, policies, pp, params, deck_cards, record_tricks, ri, ru, rf, rw, rh, ti
+# target, policies, pp, params, deck_cards, record_tricks, ri (column-major), ru, rf, rw,
+# rh, ti
 SIGNATURE = (
     "UniTuple(i8, 3)(u8, i8, i8, i8, f8, i8[::1], f8[:, ::1], i8[::1], i8[::1], b1, "
-    "i8[:, ::1], u8[:, ::1], f8[:, ::1], i2[:, ::1], i2[:, ::1], i8[:, ::1])"
+    "i8[::1, :], u8[:, ::1], f8[:, ::1], i2[:, ::1], i2[:, ::1], i8[:, ::1])"
 )
 ENV_SWITCH = "MIGHTY_SIM_AOT"
 
@@ -58,9 +59,11 @@ def _cpu() -> str:
 
 @cache
 def kernel_key() -> str:
-    """What the compiled module depends on, hashed: the kernel sources, the Numba, NumPy
-    and Python versions, the platform and the CPU."""
+    """What the compiled module depends on, hashed: the kernel sources and its signature
+    (a module given arrays of another layout reads them wrongly), the Numba, NumPy and
+    Python versions, the platform and the CPU."""
     h = hashlib.sha256(sources_key().encode())
+    h.update(SIGNATURE.encode())
     for dist in ("numba", "llvmlite", "numpy"):
         h.update(f"{dist}={metadata.version(dist)}".encode())
     h.update(sys.version.encode())

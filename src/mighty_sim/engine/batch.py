@@ -48,7 +48,8 @@ __all__ = ["Batch", "R_OUTCOME", "play_batch"]
 
 @dataclass
 class Batch:
-    """Output columns of a batch of games (see :mod:`.kernels.layout`)."""
+    """Output columns of a batch of games (see :mod:`.kernels.layout`); ``ri``, the
+    scalar columns, is column-major (Fortran order), each column contiguous."""
 
     ri: np.ndarray
     ru: np.ndarray
@@ -133,7 +134,8 @@ def play_batch(
         todo = games - done
         cap = max(int(todo * per_game) + 64, room)
         tcap = cap * profile.tricks if record_tricks else 1
-        ri = np.zeros((cap, N_R), np.int64)
+        # column-major: each column contiguous, taken by Arrow without a transpose
+        ri = np.zeros((N_R, cap), np.int64).T
         ru = np.zeros((cap, N_U * profile.deck_copies), np.uint64)
         rf = np.zeros((cap, N_F), np.float64)
         rw = np.zeros((cap, MAX_PLAYERS), np.int16)
@@ -168,8 +170,8 @@ def play_batch(
         t[:, 0] += off
         tis.append(t)
     return Batch(
-        np.concatenate([p.ri for p in parts]), np.concatenate([p.ru for p in parts]),
-        np.concatenate([p.rf for p in parts]), np.concatenate([p.rw for p in parts]),
-        np.concatenate([p.rh for p in parts]), np.concatenate(tis),
-        sum(p.games for p in parts),
+        np.asfortranarray(np.concatenate([p.ri for p in parts])),
+        np.concatenate([p.ru for p in parts]), np.concatenate([p.rf for p in parts]),
+        np.concatenate([p.rw for p in parts]), np.concatenate([p.rh for p in parts]),
+        np.concatenate(tis), sum(p.games for p in parts),
     )

@@ -24,7 +24,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from ..dataset.schema import deals_table, row_cards, tricks_table
+from ..dataset.schema import bid_name, deals_table, row_cards, tricks_table
 from ..engine.batch import play_batch
 from ..engine.players import parse_players
 from ..kernels.auction_nb import (
@@ -77,7 +77,7 @@ def _first_difference(p: RuleProfile, row: dict[str, Any], tricks: list[dict[str
     ]
     history = _history(rec)
     for k in range(max(len(row["bid_history"]), len(history))):
-        kernel = row["bid_history"][k] if k < len(row["bid_history"]) else None
+        kernel = bid_name(row["bid_history"][k]) if k < len(row["bid_history"]) else None
         checks.append((f"auction action {k + 1}", kernel, history[k] if k < len(history)
                        else None))
     r = rec.result
