@@ -48,6 +48,7 @@ import pyarrow.parquet as pq
 from _results import save
 from numba import config as numba_config
 
+from mighty_sim.dataset.schema import bid_name
 from mighty_sim.kernels.layout import R_OUTCOME
 from mighty_sim.rules.profile import BUILTIN_PROFILES, load_profile
 
@@ -144,14 +145,23 @@ def cpu_seconds(engine: Any, profile: Any, players: str, start: int, games: int)
 
 
 def decoded(table: pa.Table) -> pa.Table:
-    """``table`` with dictionary columns (and lists of them) as their plain values."""
+    """``table`` with dictionary columns (and lists of them) as their plain values, and
+    ``bid_history`` codes (schema 2) as the calls' names."""
     columns = []
-    for column in table.columns:
+    for name, column in zip(table.column_names, table.columns, strict=True):
         t = column.type
-        if pa.types.is_dictionary(t):
+        if name == "bid_history" and pa.types.is_integer(t.value_type):
+            lists = column.combine_chunks()
+            codes = lists.values.to_numpy()
+            uniq, inverse = np.unique(codes, return_inverse=True)
+            names = pa.array([bid_name(c) for c in uniq]).take(pa.array(inverse))
+            column = pa.ListArray.from_arrays(lists.offsets, names)
+        elif pa.types.is_dictionary(t):
             column = column.cast(t.value_type)
         elif pa.types.is_list(t) and pa.types.is_dictionary(t.value_type):
             column = column.cast(pa.list_(t.value_type.value_type))
+        elif pa.types.is_list(t):  # items declared never null or not: the same values
+            column = column.cast(pa.list_(t.value_type))
         columns.append(column)
     return pa.table(columns, names=table.column_names)
 
@@ -187,13 +197,16 @@ def compare_writers(new: Any, old: Any, profile: str, games: int, rounds: int
             back, seconds, size, played = writer_figures(engine, profile, games)
             times[name].append(min(seconds) / played * 1e6)
             out[name] = (back, size / played)
-    same = decoded(out["new"][0]).equals(decoded(out["old"][0]))
+    new_t, old_t = decoded(out["new"][0]), decoded(out["old"][0])
+    differ = [c for c in old_t.column_names if not new_t.column(c).equals(old_t.column(c))]
+    same = not differ and new_t.column_names == old_t.column_names
     res = {k: {"us_per_played_deal": median(v), "bytes_per_played_deal": out[k][1]}
            for k, v in times.items()}
     res["values_identical"] = same
     print(f"  writer ({games:,} games, {rounds} rounds): old {median(times['old']):.2f} µs, "
           f"{out['old'][1]:.1f} B; new {median(times['new']):.2f} µs, {out['new'][1]:.1f} B "
-          f"a played deal; values read back identical: {'yes' if same else 'NO'}")
+          f"a played deal; values read back identical: {'yes' if same else 'NO'}"
+          + (f" ({', '.join(differ)} differ)" if differ else ""))
     return res
 
 
