@@ -17,7 +17,8 @@ OUTCOMES = ("played", "all-pass", "weak-redeal")
 """A dealt attempt's outcome (the dataset's ``outcome``) by its OUTCOME_* code."""
 OUTCOME_PLAYED, OUTCOME_ALL_PASS, OUTCOME_WEAK = range(len(OUTCOMES))
 
-# one row per dealt attempt: int64 columns ``ri``
+# one row per dealt attempt: int64 columns ``ri`` (allocated column-major by the engine:
+# each column contiguous, for the dataset writer)
 (
     R_GAME, R_ATTEMPT, R_DEAL_IN_GAME, R_DEALER, R_FIRST_BIDDER, R_OUTCOME, R_REDEAL_BY,
     R_DECLARER, R_BID, R_TRUMP, R_AUCTION_BID, R_AUCTION_TRUMP, R_TRUMP_CHANGED,
