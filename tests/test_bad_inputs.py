@@ -9,6 +9,7 @@ half-written, nothing deleted that the command did not write.
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import shutil
@@ -26,6 +27,7 @@ from click.testing import CliRunner
 
 from mighty_sim.cli.commands import main
 from mighty_sim.dataset.integrity import shard_path
+from mighty_sim.dataset.schema import SCHEMA_VERSION
 
 RUN_ARGS = ["--deals", "1500", "--seed", "5", "--shard-games", "500", "--workers", "1"]
 
@@ -94,6 +96,12 @@ def no_deals_folder(run: Path) -> None:
     shutil.rmtree(run / "deals")
 
 
+def older_schema(run: Path) -> None:
+    data = json.loads((run / "_run.json").read_text())
+    data["config"]["schema_version"] = SCHEMA_VERSION - 1
+    (run / "_run.json").write_text(json.dumps(data))
+
+
 READERS: list[tuple[str, Callable[[Path, Path], list[str]]]] = [
     ("analyze", lambda run, tmp: ["analyze", str(run)]),
     ("report", lambda run, tmp: ["report", str(run), "--out", str(tmp / "report")]),
@@ -125,8 +133,9 @@ def test_show_reads_healthy_shards_beside_a_damaged_one(runs: dict[str, Path],
     assert f"deal {100 << 16}: game 100" in text
 
 
-@pytest.mark.parametrize("damage", [empty_run_file, not_json_run_file, no_deals_folder],
-                         ids=["empty-object", "not-json", "no-deals"])
+@pytest.mark.parametrize("damage", [empty_run_file, not_json_run_file, no_deals_folder,
+                                    older_schema],
+                         ids=["empty-object", "not-json", "no-deals", "older-schema"])
 @pytest.mark.parametrize("reader", READERS, ids=[r[0] for r in READERS])
 def test_damaged_run_is_named(runs: dict[str, Path], tmp_path: Path,
                               damage: Callable[[Path], None],
@@ -135,7 +144,8 @@ def test_damaged_run_is_named(runs: dict[str, Path], tmp_path: Path,
     damage(run)
     before = snapshot(tmp_path)
     code, _, err = cli(*reader[1](run, tmp_path))
-    named = "_run.json" if damage is not no_deals_folder else "incomplete run"
+    named = {no_deals_folder: "incomplete run",
+             older_schema: f"schema {SCHEMA_VERSION - 1}"}.get(damage, "_run.json")
     assert_one_line_error(code, err, str(run), named)
     assert snapshot(tmp_path) == before
 
@@ -408,8 +418,6 @@ def test_resume_ignores_a_reworded_profile_description(runs: dict[str, Path],
                                                        tmp_path: Path) -> None:
     """Only rules make runs differ: a run whose profile description has since been
     reworded resumes (a name or rule change is refused above)."""
-    import json
-
     run = copy_run(runs, tmp_path)
     data = json.loads((run / "_run.json").read_text())
     data["config"]["profile"]["description"] = "worded otherwise"

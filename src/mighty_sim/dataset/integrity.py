@@ -5,6 +5,9 @@ Every command that reads a run (``analyze``, ``report``, ``compare``, ``show``,
 told in one line that names the file and what to do, instead of failing deep inside a
 Parquet reader.
 
+A run of another dataset schema version (``_run.json``'s ``schema_version``) is refused
+in one line: its columns are not the ones this version reads.
+
 A shard file is *healthy* when its Parquet footer reads, it was written by this package
 (its key-value metadata carries the run's fingerprint and seed) and it belongs to this
 run. A truncated file, random bytes or another run's file is *damaged*: ``--resume``
@@ -19,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import RunConfig
+from .schema import SCHEMA_VERSION
 
 RUN_FILE = "_run.json"
 TABLES = ("deals", "tricks")
@@ -107,6 +111,11 @@ def _config(dataset: Path) -> tuple[RunConfig, dict[str, Any]]:
     data = read_run_file(dataset)
     if data is None:
         raise ValueError(f"{dataset} holds no run ({RUN_FILE} is missing)")
+    version = data["config"].get("schema_version")
+    if version != SCHEMA_VERSION:
+        raise ValueError(f"{dataset} holds a run of dataset schema {version or 'unknown'}; "
+                         f"this version of mighty-sim reads schema {SCHEMA_VERSION}: simulate "
+                         "it again, or read it with the version that wrote it")
     try:
         return RunConfig.from_dict(data["config"]), data
     except (KeyError, TypeError, ValueError) as e:
