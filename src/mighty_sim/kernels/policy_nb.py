@@ -295,16 +295,33 @@ def exchange_decide_nb(
 
 @njit(cache=True)
 def least_wanted_nb(hand: np.uint64, trump: int, params: np.ndarray) -> int:
-    """The card of a non-empty hand the heuristic declarer least wants to keep (the
-    lowest such card on a tie)."""
+    """The card of a non-empty hand the heuristic declarer least wants to keep
+    (``keep_value_nb``; the lowest such card on a tie).
+
+    Not every card needs its value: within a suit a card's value depends on its rank and
+    on the suit's length and ace, and rises with the rank but where a side suit without
+    its ace makes a 10 or higher worth 2 less (``keep_value_nb``). So each suit offers at
+    most two candidates, its lowest card and, without the ace, its lowest point card;
+    Mighty and the joker (100) only when nothing else is left."""
+    special = bit_nb(mighty_of_nb(params, trump)) | _JOKER_MASK
     best_c, best_v = -1, 1e9
-    m = hand
-    while m:
-        c = lowest_card_nb(m)
-        m &= ~bit_nb(c)
+    for suit in range(4):
+        cards = hand & suit_mask_nb(suit) & ~special
+        if not cards:
+            continue
+        c = lowest_card_nb(cards)
         v = keep_value_nb(hand, c, trump, params)
+        if suit != trump and not has_nb(hand, suit * 13 + 12):
+            points = cards & _POINT_CARDS
+            if points:
+                c1 = lowest_card_nb(points)
+                v1 = keep_value_nb(hand, c1, trump, params)
+                if v1 < v:
+                    c, v = c1, v1
         if v < best_v:
             best_c, best_v = c, v
+    if best_c < 0:
+        return lowest_card_nb(hand & special)
     return best_c
 
 
