@@ -1,7 +1,9 @@
-"""The heuristic's shortcuts against the definitions they stand for: the card the
-declarer least wants to keep (``least_wanted_nb``, which values at most two cards a
-suit) against every card's ``keep_value_nb``, on random hands of every size for every
-strain of every one-deck profile (their Mighty differs)."""
+"""The heuristic's shortcuts against the definitions they stand for, on random hands of
+every size for every strain of every one-deck profile (their Mighty differs): the card
+the declarer least wants to keep (``least_wanted_nb``, which values at most two cards a
+suit) against every card's ``keep_value_nb``; the hand strength (``strength_nb``)
+against the sum of its terms written out in Python, to the last bit (the auction's
+ceilings round it down: a term added in another order can move a bid)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,8 @@ import numpy as np
 import pytest
 
 from mighty_sim.kernels.params import compile_profile
-from mighty_sim.kernels.policy_nb import keep_value_nb, least_wanted_nb
+from mighty_sim.kernels.policy_nb import keep_value_nb, least_wanted_nb, strength_nb
+from mighty_sim.kernels.rules_nb import mighty_of_nb
 from mighty_sim.rules.cards import cards_of
 from mighty_sim.rules.profile import BUILTIN_PROFILES, load_profile
 
@@ -40,3 +43,51 @@ def test_least_wanted_is_the_card_of_least_keep_value(name: str) -> None:
         for trump in range(5):
             got = least_wanted_nb(np.uint64(hand), trump, params)
             assert got == _least_wanted_by_definition(hand, trump, params), (hex(hand), trump)
+
+
+def _strength_by_definition(hand: int, trump: int, params: np.ndarray) -> float:
+    """The heuristic's strength (docs/players.md), each term added when present."""
+    mighty = mighty_of_nb(params, trump)
+    s = 0.0
+    if hand >> mighty & 1:
+        s += 2.5
+    if hand >> 52 & 1:
+        s += 2.0
+    for suit in range(4):
+        cards = hand & (0x1FFF << 13 * suit) & ~(1 << mighty)
+        n = bin(cards).count("1")
+        top = suit * 13 + 12
+        ace, king = cards >> top & 1, cards >> (top - 1) & 1
+        if suit == trump:
+            s += n
+            if ace:
+                s += 1.0
+            if king:
+                s += 0.7
+            if cards >> (top - 2) & 1:
+                s += 0.4
+            if n > 5:
+                s += 0.5 * (n - 5)
+        else:
+            if ace:
+                s += 1.3 if trump == 4 else 1.0
+            if king and (ace or n >= 3):
+                s += 0.5 if trump == 4 else 0.4
+            if trump == 4 and ace and n > 4:
+                s += 0.5 * (n - 4)
+    return s
+
+
+@pytest.mark.parametrize("name", ONE_DECK)
+def test_strength_is_the_sum_of_its_terms(name: str) -> None:
+    profile = load_profile(name)
+    params = compile_profile(profile)
+    deck = np.array(cards_of(profile.deck_mask))
+    rng = np.random.default_rng(8)
+    for _ in range(600):
+        hand = 0
+        for c in rng.choice(deck, int(rng.integers(1, 16)), replace=False):
+            hand |= 1 << int(c)
+        for trump in range(5):
+            got = strength_nb(np.uint64(hand), trump, params)
+            assert got == _strength_by_definition(hand, trump, params), (hex(hand), trump)

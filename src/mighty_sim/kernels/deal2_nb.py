@@ -36,7 +36,7 @@ from .policy_nb import (
     kth_card_nb,
     least_wanted_nb,
 )
-from .rng_nb import below_nb
+from .rng_nb import below_nb, shuffle_nb
 from .rules_nb import JOKER_BIT, NO_TRUMP, bit_nb, popcount_nb, weak_score_q_nb
 
 _JOKER2 = np.uint64(1 << (JOKER_BIT + 1))
@@ -100,9 +100,7 @@ def play_attempt2_nb(
     deck_size = params[P_DECK_SIZE]
     deck = scratch_i[0]
     deck[:deck_size] = deck_cards[:deck_size]
-    for i in range(deck_size - 1, 0, -1):
-        j = below_nb(st, i + 1)
-        deck[i], deck[j] = deck[j], deck[i]
+    shuffle_nb(st, deck, deck_size)
     hands = scratch_u[0]  # deck 0 at seat, deck 1 at H2_PLANE1 + seat
     hands[:] = 0
     pos = 0

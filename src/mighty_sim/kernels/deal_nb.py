@@ -89,7 +89,7 @@ from .policy_nb import (
     has_nb,
     strength_nb,
 )
-from .rng_nb import below_nb
+from .rng_nb import shuffle_nb
 from .rules_nb import (
     JOKER_BIT,
     NO_TRUMP,
@@ -228,9 +228,7 @@ def play_attempt_nb(
     # -- shuffle (Fisher-Yates, as DealStream.shuffled) and deal in packets (s.2.1) --------
     deck = scratch_i[0]
     deck[:deck_size] = deck_cards
-    for i in range(deck_size - 1, 0, -1):
-        j = below_nb(st, i + 1)
-        deck[i], deck[j] = deck[j], deck[i]
+    shuffle_nb(st, deck, deck_size)
     hands = scratch_u[0]
     hands[:] = 0
     pos = 0

@@ -16,7 +16,7 @@ from .deal_nb import play_contract_nb
 from .layout import N_T
 from .params import P_BLIND_SIZE, P_HAND_SIZE, P_MIN_BID, P_PLAYERS
 from .play_nb import N_H, N_S
-from .rng_nb import below_nb, seed_stream_nb
+from .rng_nb import seed_stream_nb, shuffle_nb
 from .rules_nb import bit_nb
 
 
@@ -67,9 +67,7 @@ def _odds_samples_nb(
     for k in range(samples):
         seed_stream_nb(st, seed, np.uint64(k))
         deck[:] = rest[:m]
-        for i in range(m - 1, 0, -1):
-            j = below_nb(st, i + 1)
-            deck[i], deck[j] = deck[j], deck[i]
+        shuffle_nb(st, deck, m)
         hands[:] = 0
         hands[0] = hand
         pos = 0

@@ -63,7 +63,7 @@ from .play_nb import (
     start_play_nb,
 )
 from .policy_nb import has_nb, kth_card_nb, lowest_card_nb
-from .rng_nb import below_nb, seed_stream_nb
+from .rng_nb import below_nb, seed_stream_nb, shuffle_nb
 from .rules_nb import JOKER_BIT, bit_nb, in_tricks_nb, popcount_nb
 from .tricks_nb import play_tricks_nb
 
@@ -106,9 +106,7 @@ def sample_world_nb(
         x &= ~bit_nb(c)
         cards[m] = c
         m += 1
-    for i in range(m - 1, 0, -1):
-        j = below_nb(st, i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
+    shuffle_nb(st, cards, m)
     prev = np.empty(MAX_PLAYERS + 1, np.int64)
     queue = np.empty(MAX_PLAYERS + 1, np.int64)
     for i in range(m):

@@ -54,6 +54,18 @@ def below_nb(st: np.ndarray, n: int) -> int:
     return np.int64(((next_u64_nb(st) >> _S32) * np.uint64(n)) >> _S32)
 
 
+@njit(cache=True, inline="always")
+def shuffle_nb(st: np.ndarray, a: np.ndarray, m: int) -> None:
+    """Shuffle ``a[:m]`` in place (Fisher-Yates from the top, as ``DealStream.shuffled``):
+    the draws of ``below_nb``, with the stream's state held in a register for the loop."""
+    state = st[0]
+    for i in range(m - 1, 0, -1):
+        state += GOLDEN
+        j = np.int64(((mix64_nb(state) >> _S32) * np.uint64(i + 1)) >> _S32)
+        a[i], a[j] = a[j], a[i]
+    st[0] = state
+
+
 @njit(cache=True)
 def chance_nb(st: np.ndarray, numerator: int, denominator: int) -> bool:
     """True with probability ``numerator / denominator``."""
