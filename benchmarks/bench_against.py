@@ -43,11 +43,13 @@ from statistics import median
 from typing import Any
 
 import numpy as np
+import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 from _results import save
 from numba import config as numba_config
 
+from mighty_sim.analysis.tables import seat_lists
 from mighty_sim.dataset.schema import bid_name
 from mighty_sim.kernels.layout import R_OUTCOME
 from mighty_sim.rules.profile import BUILTIN_PROFILES, load_profile
@@ -176,7 +178,10 @@ def writer_figures(engine: Any, profile: str, games: int) -> tuple[Any, list[flo
     for _ in range(3):
         buf = io.BytesIO()
         t = time.process_time()
-        table = engine.deals_table(batch, p.players)
+        try:  # as the version's writer calls it
+            table = engine.deals_table(batch, p.players, seat_columns=True)
+        except TypeError:
+            table = engine.deals_table(batch, p.players)
         w = engine.parquet_writer(buf, table.schema)
         w.write_table(table)
         w.close()
@@ -197,9 +202,11 @@ def compare_writers(new: Any, old: Any, profile: str, games: int, rounds: int
             back, seconds, size, played = writer_figures(engine, profile, games)
             times[name].append(min(seconds) / played * 1e6)
             out[name] = (back, size / played)
-    new_t, old_t = decoded(out["new"][0]), decoded(out["old"][0])
-    differ = [c for c in old_t.column_names if not new_t.column(c).equals(old_t.column(c))]
-    same = not differ and new_t.column_names == old_t.column_names
+    new_t, old_t = (seat_lists(pl.from_arrow(decoded(out[k][0])).lazy()).collect()  # type: ignore[union-attr]
+                    for k in ("new", "old"))
+    differ = [c for c in old_t.columns
+              if c not in new_t.columns or not new_t[c].equals(old_t[c])]
+    same = not differ and new_t.columns == old_t.columns
     res = {k: {"us_per_played_deal": median(v), "bytes_per_played_deal": out[k][1]}
            for k, v in times.items()}
     res["values_identical"] = same

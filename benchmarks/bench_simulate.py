@@ -184,7 +184,7 @@ def _floors(profile: RuleProfile) -> dict[str, float]:
     table_s, parquet_s = [], []
     for _ in range(4):  # the first round pays one-time set-up: the best of the rest
         t0 = time.process_time()
-        table = deals_table(batch, profile.players)
+        table = deals_table(batch, profile.players, seat_columns=True)
         t1 = time.process_time()
         writer = parquet_writer(io.BytesIO(), table.schema)
         writer.write_table(table)

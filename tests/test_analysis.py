@@ -37,8 +37,13 @@ def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def rows(dataset: Path) -> list[dict[str, object]]:
-    return ds.dataset(dataset / "deals", format="parquet", partitioning="hive").to_table(
+    """The files' rows as stored, each seat list joined from its seat columns here."""
+    rows = ds.dataset(dataset / "deals", format="parquet", partitioning="hive").to_table(
     ).to_pylist()
+    for r in rows:
+        for name in ("hands", "weak_scores", "payouts"):
+            r[name] = [r.pop(f"{name}_{s}") for s in range(STANDARD.players)]
+    return rows
 
 
 @pytest.fixture(scope="module")

@@ -23,6 +23,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import STANDARD
 
+from mighty_sim.analysis.tables import seat_lists
 from mighty_sim.cli.commands import main
 from mighty_sim.dataset import config, heap, writer
 from mighty_sim.dataset.config import RunConfig
@@ -34,14 +35,18 @@ from mighty_sim.engine.batch import Batch, play_batch
 from mighty_sim.engine.players import parse_players
 from mighty_sim.reference import RandomPlayer, play_ledger
 from mighty_sim.rules.cards import parse_cards, points_in
+from mighty_sim.rules.profile import load_profile
 
 RANDOM = parse_players("random", 5)
 HEURISTIC = parse_players("heuristic", 5)
 
 
 def scan(out: Path, table: str = "deals") -> pl.DataFrame:
-    return (pl.scan_parquet(out / table / "**" / "*.parquet", hive_partitioning=True)
-            .drop("shard").collect().sort("deal_id", *(["trick"] if table == "tricks" else [])))
+    lazy = pl.scan_parquet(out / table / "**" / "*.parquet", hive_partitioning=True)
+    if table == "deals":
+        lazy = seat_lists(lazy)
+    return lazy.drop("shard").collect().sort("deal_id", *(["trick"] if table == "tricks"
+                                                          else []))
 
 
 def _name(bit: int) -> str:
@@ -141,6 +146,21 @@ def test_row_groups_gather_kernel_batches_without_changing_rows(
             assert meta.num_row_groups > 1 and sum(sizes) == meta.num_rows
             assert all(n >= 250 for n in sizes[:-1]), sizes
             assert sizes[-1] > 0
+
+
+@pytest.mark.parametrize("name", ["standard", "russian-6p"])
+def test_stored_seat_columns_join_back_into_the_lists(name: str) -> None:
+    """The files' seat columns (deals_table with seat_columns) read with seat_lists give
+    the same columns, in the same order, as the table with lists."""
+    profile = load_profile(name)
+    batch = play_batch(profile, seed=3, game_start=0, games=300,
+                       players=parse_players("heuristic", profile.players))
+    stored = pl.from_arrow(deals_table(batch, profile.players, seat_columns=True))
+    lists = pl.from_arrow(deals_table(batch, profile.players))
+    assert isinstance(stored, pl.DataFrame) and isinstance(lists, pl.DataFrame)
+    assert "hands_0" in stored.columns and "hands" not in stored.columns
+    assert seat_lists(stored.lazy()).collect().equals(lists)
+    assert seat_lists(stored.lazy()).collect().columns == lists.columns
 
 
 @pytest.mark.parametrize("make", [deals_table, tricks_table])

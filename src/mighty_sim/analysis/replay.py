@@ -44,9 +44,10 @@ def describe_deal(dataset: Path, deal_id: int) -> str:
     if row_table.num_rows == 0:
         raise ValueError(f"deal {deal_id}: game {game} has no attempt {attempt}")
     row = row_table.to_pylist()[0]
-    stored = pq.read_table(stored_file, columns=["deal_id", "hands"])
-    kept = stored.filter(pc.equal(stored.column("deal_id"), deal_id))
-    if kept.num_rows and kept.to_pylist()[0]["hands"] != row["hands"]:
+    seats = [f"hands_{s}" for s in range(n)]
+    stored = pq.read_table(stored_file, columns=["deal_id", *seats])
+    kept = stored.filter(pc.equal(stored.column("deal_id"), deal_id)).to_pylist()
+    if kept and [kept[0][c] for c in seats] != row["hands"]:
         raise ValueError(f"deal {deal_id}: the stored row does not match its re-simulation")
     tricks = tricks_table(batch, n).filter(pc.equal(tricks_table(batch, n).column("deal_id"),
                                                     deal_id)).to_pylist()

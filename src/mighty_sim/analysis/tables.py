@@ -15,11 +15,13 @@ returns a small ``DataFrame``; the tables are what ``mighty-sim analyze`` prints
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import polars as pl
 
 from ..dataset.integrity import open_run
+from ..dataset.schema import SEAT_LISTS
 from ..rules.profile import RuleProfile
 from ..rules.weak import weak_deal_probability, weak_hand_probability
 from .stats import Z95, wilson_interval
@@ -28,9 +30,30 @@ from .stats import Z95, wilson_interval
 def scan_deals(dataset: Path) -> pl.LazyFrame:
     """The ``deals`` table of a dataset as a lazy scan of its shard files, once
     :func:`~mighty_sim.dataset.integrity.open_run` has found the run complete and every file
-    healthy (ValueError naming the file otherwise)."""
+    healthy (ValueError naming the file otherwise); each seat list whole (:func:`seat_lists`)."""
     files = open_run(dataset).files("deals")
-    return pl.scan_parquet(files, hive_partitioning=True)
+    return seat_lists(pl.scan_parquet(files, hive_partitioning=True))
+
+
+def seat_lists(deals: pl.LazyFrame) -> pl.LazyFrame:
+    """Stored ``deals`` rows with their seat columns joined back into the lists of
+    :data:`SEAT_LISTS`, each in the place of its first seat's column.
+
+    >>> lazy = pl.LazyFrame({"deal_id": [7], "payouts_0": [1.0], "payouts_1": [-1.0]})
+    >>> seat_lists(lazy).collect().to_dicts()
+    [{'deal_id': 7, 'payouts': [1.0, -1.0]}]
+    """
+    names = deals.collect_schema().names()
+    columns: list[pl.Expr] = []
+    for name in names:
+        base, _, seat = name.rpartition("_")
+        if base in SEAT_LISTS and seat.isdigit():
+            if seat == "0":
+                seats = [c for c in names if re.fullmatch(rf"{base}_\d+", c)]
+                columns.append(pl.concat_list(seats).alias(base))
+        else:
+            columns.append(pl.col(name))
+    return deals.select(columns)
 
 
 def _wilson_columns(df: pl.DataFrame) -> pl.DataFrame:

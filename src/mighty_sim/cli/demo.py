@@ -14,6 +14,7 @@ import polars as pl
 from rich.console import Console
 from rich.table import Table
 
+from ..analysis.tables import seat_lists
 from ..dataset.config import RunConfig
 from ..dataset.runner import run_simulation
 from ..engine.oracle import legal_plays, settle, trick_winner, weak_hand_score
@@ -103,7 +104,8 @@ def run_demo(
 
 def print_headlines(dataset: Path, out: Console) -> None:
     """Headline figures of a dataset, computed with Polars lazy scans."""
-    deals = pl.scan_parquet(dataset / "deals" / "**" / "*.parquet", hive_partitioning=True)
+    deals = seat_lists(pl.scan_parquet(dataset / "deals" / "**" / "*.parquet",
+                                       hive_partitioning=True))
     counts = deals.group_by("outcome").agg(pl.len().alias("n")).collect()
     total = int(counts["n"].sum())
     by = {row["outcome"]: row["n"] for row in counts.iter_rows(named=True)}

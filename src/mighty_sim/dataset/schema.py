@@ -24,6 +24,7 @@ import pyarrow as pa
 from ..engine.batch import Batch
 from ..kernels.layout import (
     F_STRENGTH,
+    MAX_PLAYERS,
     N_U,
     OUTCOMES,
     R_ATTEMPT,
@@ -177,8 +178,9 @@ def row_cards(row: dict[str, Any], column: str, seat: int | None = None) -> int:
     return mask
 
 
-def deals_table(batch: Batch, players: int) -> pa.Table:
-    """The ``deals`` rows of a batch as an Arrow table."""
+def deals_table(batch: Batch, players: int, *, seat_columns: bool = False) -> pa.Table:
+    """The ``deals`` rows of a batch as an Arrow table; with ``seat_columns`` as the files
+    store them, each list of :data:`SEAT_LISTS` as one column a seat."""
     ri, ru, rf, rw, rh = batch.ri, batch.ru, batch.rf, batch.rw, batch.rh
     # ri is column-major: ri[:, k] is a contiguous view. Arrow shares a numpy column's
     # memory, so a column passed as it is (not converted) is copied, or a kept table
@@ -195,6 +197,17 @@ def deals_table(batch: Batch, players: int) -> pa.Table:
     def played(k: int, names: tuple[str, ...] | pa.Array) -> pa.Array:
         return _enum(np.where(not_played, -1, col[k]), names)
 
+    def seat_list(name: str, values: np.ndarray, type_: pa.DataType,
+                  scale: float = 1.0) -> dict[str, pa.Array]:
+        """The list ``name`` of ``values[:, :players]``, or its seat columns."""
+        dtype = type_.to_pandas_dtype()
+        if not seat_columns:
+            return {name: _fixed_lists(values[:, :players].astype(dtype) / scale
+                                       if scale != 1.0 else values, players, type_)}
+        return {f"{name}_{p}": pa.array(values[:, p].astype(dtype) / scale if scale != 1.0
+                                        else values[:, p].copy(), type=type_)
+                for p in range(players)}
+
     hist = _ragged_lists(np.ascontiguousarray(rh), col[R_HIST_LEN].astype(np.int32))
     columns = {
         "deal_id": pa.array(deal_id(col[R_GAME], col[R_ATTEMPT])),
@@ -203,10 +216,9 @@ def deals_table(batch: Batch, players: int) -> pa.Table:
         "deal_in_game": pa.array(col[R_DEAL_IN_GAME].astype(np.int16)),
         "dealer": small(R_DEALER),
         "first_bidder": small(R_FIRST_BIDDER),
-        "hands": _fixed_lists(ru, players, pa.uint64()),
+        **seat_list("hands", ru, pa.uint64()),
         "blind": pa.array(ru[:, U_BLIND].copy()),
-        "weak_scores": _fixed_lists(rw[:, :players].astype(np.float32) / 4.0, players,
-                                    pa.float32()),
+        **seat_list("weak_scores", rw, pa.float32(), 4.0),
         "outcome": _enum(col[R_OUTCOME], OUTCOMES),
         "redeal_by": small(R_REDEAL_BY, col[R_REDEAL_BY] < 0),
         "bid_history": hist,
@@ -225,7 +237,7 @@ def deals_table(batch: Batch, players: int) -> pa.Table:
         "declarer_points": small(R_POINTS, not_played),
         "declarer_tricks": small(R_TRICKS, not_played),
         "success": flag(R_SUCCESS),
-        "payouts": _fixed_lists(rf, players, pa.float64()),
+        **seat_list("payouts", rf, pa.float64()),
         "declarer_strength": pa.array(rf[:, F_STRENGTH].astype(np.float32), mask=not_played),
         "declarer_trump_length": small(R_TRUMP_LENGTH, not_played),
         "declarer_has_mighty": flag(R_HAS_MIGHTY),
@@ -233,15 +245,23 @@ def deals_table(batch: Batch, players: int) -> pa.Table:
         "declarer_hand_points": small(R_HAND_POINTS, not_played),
     }
     if ru.shape[1] > N_U:  # two decks: each plane-0 column's second-deck copies
-        columns["hands_deck2"] = _fixed_lists(ru[:, N_U:], players, pa.uint64())
+        columns.update(seat_list("hands_deck2", ru[:, N_U:], pa.uint64()))
         columns["blind_deck2"] = pa.array(ru[:, N_U + U_BLIND].copy())
         columns["discards_deck2"] = pa.array(ru[:, N_U + U_DISCARDS].copy(), mask=not_played)
     return _table(columns)
 
 
-REQUIRED = ("deal_id", "game", "attempt", "deal_in_game", "dealer", "first_bidder", "hands",
-            "blind", "weak_scores", "outcome", "bid_history", "payouts", "hands_deck2",
-            "blind_deck2", "trick", "leader", "cards", "winner", "points", "demand")
+SEAT_LISTS = ("hands", "weak_scores", "payouts", "hands_deck2")
+"""The ``deals`` lists of one entry a seat. Files store each as one column a seat,
+``<name>_<seat>`` (:func:`deals_table` with ``seat_columns``): a Parquet list costs about
+twice the writing time of the same values as plain columns. ``analysis.seat_lists``
+gives readers the lists."""
+
+
+REQUIRED = ("deal_id", "game", "attempt", "deal_in_game", "dealer", "first_bidder", "blind",
+            "outcome", "bid_history", "blind_deck2", "trick", "leader", "cards", "winner",
+            "points", "demand", *SEAT_LISTS,
+            *(f"{name}_{p}" for name in SEAT_LISTS for p in range(MAX_PLAYERS)))
 """Columns never null: declared so, Parquet writes no definition levels for them."""
 
 

@@ -18,7 +18,14 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..engine.batch import Batch, play_batch
-from ..kernels.layout import OUTCOME_ALL_PASS, OUTCOME_PLAYED, OUTCOME_WEAK, R_OUTCOME, R_SUCCESS
+from ..kernels.layout import (
+    MAX_PLAYERS,
+    OUTCOME_ALL_PASS,
+    OUTCOME_PLAYED,
+    OUTCOME_WEAK,
+    R_OUTCOME,
+    R_SUCCESS,
+)
 from .config import RunConfig, versions
 from .counts import Counts
 from .heap import release_free_memory
@@ -56,8 +63,9 @@ class ShardStats(Counts):
     all_pass: int = 0
 
 
-UNIQUE_COLUMNS = ("deal_id", "game", "hands", "blind", "discards", "hands_deck2",
-                  "blind_deck2", "discards_deck2")
+UNIQUE_COLUMNS = ("deal_id", "game", "blind", "discards", "blind_deck2", "discards_deck2",
+                  *(f"hands_{s}" for s in range(MAX_PLAYERS)),
+                  *(f"hands_deck2_{s}" for s in range(MAX_PLAYERS)))
 """Columns whose values rarely repeat: written without a Parquet dictionary, which would
 only be built to be given up."""
 
@@ -99,7 +107,7 @@ def write_shard(config_dict: dict[str, Any], out: str, shard: int, queue: Any = 
             batch = play_batch(config.profile, seed=config.seed, game_start=start + done,
                                games=n, players=config.players, ledger=config.ledger,
                                record_tricks=config.tricks, to_target=config.to_target)
-            parts = {"deals": deals_table(batch, config.profile.players)}
+            parts = {"deals": deals_table(batch, config.profile.players, seat_columns=True)}
             if config.tricks:
                 parts["tricks"] = tricks_table(batch, config.profile.players)
             last = done + n >= games
