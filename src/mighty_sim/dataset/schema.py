@@ -94,19 +94,22 @@ class Enum:
         """The enum whose code ``k`` is ``names[k]``."""
         return cls(list(range(len(names))), list(names))
 
-    def array(self, codes: np.ndarray) -> pa.Array:
-        """``names[codes]`` as a dictionary array, a negative code giving a null."""
-        null = codes < 0
-        if self.identity:  # a null's index is masked: any value does
-            idx = codes.astype(self.index.dtype)
+    def array(self, codes: np.ndarray, nulls: _Nulls | None = None) -> pa.Array:
+        """``names[codes]`` as a dictionary array: null where ``nulls`` says, or else
+        where a code is negative."""
+        if nulls is None:
+            nulls = _Nulls(codes < 0)
+        if self.identity:  # a null's index is masked: any value in range does
+            idx = np.maximum(codes, 0).astype(self.index.dtype)
         else:
-            idx = self.index[np.where(null, 0, codes)]
+            idx = self.index[np.maximum(codes, 0)]
         return pa.DictionaryArray.from_arrays(
-            pa.array(idx, mask=null if null.any() else None), self.names)
+            nulls.array(idx, pa.from_numpy_dtype(idx.dtype)), self.names)
 
 
-def _enum(codes: np.ndarray, names: tuple[str, ...] | Enum) -> pa.Array:
-    return (names if isinstance(names, Enum) else _enum_of(names)).array(codes)
+def _enum(codes: np.ndarray, names: tuple[str, ...] | Enum,
+          nulls: _Nulls | None = None) -> pa.Array:
+    return (names if isinstance(names, Enum) else _enum_of(names)).array(codes, nulls)
 
 
 @cache
@@ -155,10 +158,28 @@ def _ragged_lists(values: np.ndarray, lengths: np.ndarray) -> pa.Array:
     """Row ``r``'s first ``lengths[r]`` entries of 2-D ``values``, as a list column."""
     offsets = np.zeros(len(lengths) + 1, np.int32)
     np.cumsum(lengths, out=offsets[1:])
-    starts = np.arange(len(lengths), dtype=np.int64) * values.shape[1] - offsets[:-1]
-    flat = values.reshape(-1)[np.repeat(starts, lengths) + np.arange(offsets[-1])]
+    width = int(lengths.max()) if len(lengths) else 0  # only the columns in use
+    flat = values[:, :width][np.arange(width, dtype=np.int32)[None, :] < lengths[:, None]]
     return pa.ListArray.from_arrays(pa.array(offsets), pa.array(flat),
                                     type=_list_type(pa.from_numpy_dtype(values.dtype)))
+
+
+class _Nulls:
+    """A validity bitmap shared by the columns null in the same rows (packing a mask
+    again for each costs as much as the column itself)."""
+
+    def __init__(self, null: np.ndarray) -> None:
+        self.count = int(np.count_nonzero(null))
+        self.bitmap = pa.array(~null).buffers()[1] if self.count else None
+
+    def array(self, values: np.ndarray, type_: pa.DataType) -> pa.Array:
+        """``values`` (contiguous, of ``type_``'s width; not copied) with these nulls."""
+        if type_ == pa.bool_():
+            data = pa.array(values).buffers()[1]
+        else:
+            data = pa.py_buffer(values)
+        return pa.Array.from_buffers(type_, len(values), [self.bitmap, data],
+                                     null_count=self.count)
 
 
 def row_cards(row: dict[str, Any], column: str, seat: int | None = None) -> int:
@@ -186,16 +207,17 @@ def deals_table(batch: Batch, players: int, *, seat_columns: bool = False) -> pa
     # memory, so a column passed as it is (not converted) is copied, or a kept table
     # would keep the whole batch
     col = [ri[:, k] for k in range(ri.shape[1])]
-    not_played = col[R_OUTCOME] != 0
+    unplayed = _Nulls(col[R_OUTCOME] != 0)  # the columns of a played deal's contract
+    whole = _Nulls(np.zeros(len(ri), bool))
 
-    def small(k: int, null: np.ndarray | None = None) -> pa.Array:
-        return pa.array(col[k].astype(np.int8), mask=null)
+    def small(k: int, nulls: _Nulls = whole) -> pa.Array:
+        return nulls.array(col[k].astype(np.int8), pa.int8())
 
     def flag(k: int) -> pa.Array:
-        return pa.array(col[k] == 1, mask=not_played)
+        return unplayed.array(col[k] == 1, pa.bool_())
 
-    def played(k: int, names: tuple[str, ...] | pa.Array) -> pa.Array:
-        return _enum(np.where(not_played, -1, col[k]), names)
+    def played(k: int, names: tuple[str, ...] | Enum) -> pa.Array:
+        return _enum(col[k], names, unplayed)
 
     def seat_list(name: str, values: np.ndarray, type_: pa.DataType,
                   scale: float = 1.0) -> dict[str, pa.Array]:
@@ -220,34 +242,34 @@ def deals_table(batch: Batch, players: int, *, seat_columns: bool = False) -> pa
         "blind": pa.array(ru[:, U_BLIND].copy()),
         **seat_list("weak_scores", rw, pa.float32(), 4.0),
         "outcome": _enum(col[R_OUTCOME], OUTCOMES),
-        "redeal_by": small(R_REDEAL_BY, col[R_REDEAL_BY] < 0),
+        "redeal_by": small(R_REDEAL_BY, _Nulls(col[R_REDEAL_BY] < 0)),
         "bid_history": hist,
-        "declarer": small(R_DECLARER, not_played),
-        "bid": small(R_BID, not_played),
+        "declarer": small(R_DECLARER, unplayed),
+        "bid": small(R_BID, unplayed),
         "trump": played(R_TRUMP, TRUMPS),
-        "auction_bid": small(R_AUCTION_BID, not_played),
+        "auction_bid": small(R_AUCTION_BID, unplayed),
         "auction_trump": played(R_AUCTION_TRUMP, TRUMPS),
         "trump_changed": flag(R_TRUMP_CHANGED),
         "friend_mode": played(R_FRIEND_MODE, FRIEND_MODES),
         "friend_card": _enum(col[R_FRIEND_CARD], CARD_NAMES),
-        "friend_seat": small(R_FRIEND_SEAT, col[R_FRIEND_SEAT] < 0),
+        "friend_seat": small(R_FRIEND_SEAT, _Nulls(col[R_FRIEND_SEAT] < 0)),
         "friend_kind": played(R_FRIEND_KIND, FRIEND_KINDS),
         "lead_request": _enum(col[R_LEAD_REQUEST], tuple(SUITS)),
-        "discards": pa.array(ru[:, U_DISCARDS].copy(), mask=not_played),
-        "declarer_points": small(R_POINTS, not_played),
-        "declarer_tricks": small(R_TRICKS, not_played),
+        "discards": unplayed.array(ru[:, U_DISCARDS].copy(), pa.uint64()),
+        "declarer_points": small(R_POINTS, unplayed),
+        "declarer_tricks": small(R_TRICKS, unplayed),
         "success": flag(R_SUCCESS),
         **seat_list("payouts", rf, pa.float64()),
-        "declarer_strength": pa.array(rf[:, F_STRENGTH].astype(np.float32), mask=not_played),
-        "declarer_trump_length": small(R_TRUMP_LENGTH, not_played),
+        "declarer_strength": unplayed.array(rf[:, F_STRENGTH].astype(np.float32), pa.float32()),
+        "declarer_trump_length": small(R_TRUMP_LENGTH, unplayed),
         "declarer_has_mighty": flag(R_HAS_MIGHTY),
         "declarer_has_joker": flag(R_HAS_JOKER),
-        "declarer_hand_points": small(R_HAND_POINTS, not_played),
+        "declarer_hand_points": small(R_HAND_POINTS, unplayed),
     }
     if ru.shape[1] > N_U:  # two decks: each plane-0 column's second-deck copies
         columns.update(seat_list("hands_deck2", ru[:, N_U:], pa.uint64()))
         columns["blind_deck2"] = pa.array(ru[:, N_U + U_BLIND].copy())
-        columns["discards_deck2"] = pa.array(ru[:, N_U + U_DISCARDS].copy(), mask=not_played)
+        columns["discards_deck2"] = unplayed.array(ru[:, N_U + U_DISCARDS].copy(), pa.uint64())
     return _table(columns)
 
 
