@@ -154,14 +154,13 @@ def _fixed_lists(values: np.ndarray, width: int, type_: pa.DataType) -> pa.Array
     return pa.ListArray.from_arrays(offsets, flat, type=_list_type(type_))
 
 
-def _ragged_lists(values: np.ndarray, lengths: np.ndarray) -> pa.Array:
-    """Row ``r``'s first ``lengths[r]`` entries of 2-D ``values``, as a list column."""
+def _history(calls: np.ndarray, lengths: np.ndarray) -> pa.Array:
+    """The rows' auctions, ``lengths[r]`` calls each one after another in ``calls``, as
+    a list column."""
     offsets = np.zeros(len(lengths) + 1, np.int32)
     np.cumsum(lengths, out=offsets[1:])
-    width = int(lengths.max()) if len(lengths) else 0  # only the columns in use
-    flat = values[:, :width][np.arange(width, dtype=np.int32)[None, :] < lengths[:, None]]
-    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(flat),
-                                    type=_list_type(pa.from_numpy_dtype(values.dtype)))
+    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(calls[:offsets[-1]].copy()),
+                                    type=_list_type(pa.int16()))
 
 
 class _Nulls:
@@ -230,7 +229,7 @@ def deals_table(batch: Batch, players: int, *, seat_columns: bool = False) -> pa
                                         else values[:, p].copy(), type=type_)
                 for p in range(players)}
 
-    hist = _ragged_lists(np.ascontiguousarray(rh), col[R_HIST_LEN].astype(np.int32))
+    hist = _history(rh, col[R_HIST_LEN].astype(np.int32))
     columns = {
         "deal_id": pa.array(deal_id(col[R_GAME], col[R_ATTEMPT])),
         "game": pa.array(col[R_GAME].copy()),

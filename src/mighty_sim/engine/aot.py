@@ -37,10 +37,10 @@ from ..kernels import cache_dir, sources_key
 
 # play_games_nb's arguments (see its docstring): seed, game_start, n_games, ledger,
 # target, policies, pp, params, deck_cards, record_tricks, ri (column-major), ru, rf, rw,
-# rh, ti
+# rh (flat), ti
 SIGNATURE = (
     "UniTuple(i8, 3)(u8, i8, i8, i8, f8, i8[::1], f8[:, ::1], i8[::1], i8[::1], b1, "
-    "i8[::1, :], u8[:, ::1], f8[:, ::1], i2[:, ::1], i2[:, ::1], i8[:, ::1])"
+    "i8[::1, :], u8[:, ::1], f8[:, ::1], i2[:, ::1], i2[::1], i8[:, ::1])"
 )
 ENV_SWITCH = "MIGHTY_SIM_AOT"
 

@@ -34,6 +34,7 @@ from ..kernels.layout import (
     PP_NOISE,
     PP_ROLLOUTS,
     PP_WORLDS,
+    R_HIST_LEN,
     R_OUTCOME,
 )
 from ..kernels.params import compile_profile
@@ -49,7 +50,8 @@ __all__ = ["Batch", "R_OUTCOME", "play_batch"]
 @dataclass
 class Batch:
     """Output columns of a batch of games (see :mod:`.kernels.layout`); ``ri``, the
-    scalar columns, is column-major (Fortran order), each column contiguous."""
+    scalar columns, is column-major (Fortran order), each column contiguous; ``rh`` holds
+    the rows' auctions one after another (``ri[:, R_HIST_LEN]`` calls a row)."""
 
     ri: np.ndarray
     ru: np.ndarray
@@ -139,7 +141,7 @@ def play_batch(
         ru = np.zeros((cap, N_U * profile.deck_copies), np.uint64)
         rf = np.zeros((cap, N_F), np.float64)
         rw = np.zeros((cap, MAX_PLAYERS), np.int16)
-        rh = np.zeros((cap, HISTORY), np.int16)
+        rh = np.zeros(cap * HISTORY, np.int16)  # the auctions, row after row
         ti = np.zeros((tcap, N_T), np.int64)
         g, rows, trows = kernel(
             np.uint64(seed), game_start + done, todo, ledger, target, policies, pp, params,
@@ -157,7 +159,8 @@ def play_batch(
         if g:
             per_game = max(per_game, rows / g * 1.1)
         ti = ti[:trows]
-        parts.append(Batch(ri[:rows], ru[:rows], rf[:rows], rw[:rows], rh[:rows], ti, g))
+        calls = int(ri[:rows, R_HIST_LEN].sum())
+        parts.append(Batch(ri[:rows], ru[:rows], rf[:rows], rw[:rows], rh[:calls], ti, g))
         done += g
         if todo == 0:
             break

@@ -106,9 +106,11 @@ from .tricks_nb import play_tricks_nb
 
 @njit(cache=True)
 def _record_bid(rh: np.ndarray, ri: np.ndarray, row: int, code: int) -> None:
+    """Append a call to the row's history: ``rh`` is the history buffer from the row's
+    first call on."""
     k = ri[row, R_HIST_LEN]
     if k < HISTORY:
-        rh[row, k] = code
+        rh[k] = code
         ri[row, R_HIST_LEN] = k + 1
 
 
@@ -121,7 +123,9 @@ def run_auction_nb(
     """Start row ``row`` (its dealer, first bidder, contract columns empty) and hold its
     auction (s.2.2): (declarer, bid, trump), or declarer -1 when the attempt ends in a
     redeal (its outcome written). ``hands`` are what the policies see (kinds, with two
-    decks); a weak hand is read from the row's weak scores ``rw``."""
+    decks); a weak hand is read from the row's weak scores ``rw``; the calls go to
+    ``rh``, the history buffer from the row's first call on (``ri[row, R_HIST_LEN]``
+    of them)."""
     n = params[P_PLAYERS]
     ri[row, R_DEALER] = dealer
     ri[row, R_FIRST_BIDDER] = first_bidder

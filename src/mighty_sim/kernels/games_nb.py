@@ -24,6 +24,7 @@ from .layout import (
     R_DECLARER,
     R_FRIEND_SEAT,
     R_GAME,
+    R_HIST_LEN,
     R_OUTCOME,
     R_REDEAL_BY,
 )
@@ -96,6 +97,10 @@ def _play_games_nb(
     tcap = ti.shape[0]
     row = 0
     t_used = 0
+    # rh holds the rows' auctions one after another, ri[row, R_HIST_LEN] calls a row: with
+    # at most HISTORY calls a row and HISTORY entries a row of capacity, it never fills
+    # before the rows do
+    h_used = 0
     totals = np.zeros(MAX_PLAYERS, np.float64)
     for g in range(n_games):
         game = game_start + g
@@ -113,20 +118,21 @@ def _play_games_nb(
         while played < ledger and not reached:
             if row >= cap or (record_tricks and t_used + params[P_HAND_SIZE] > tcap):
                 return g, game_row, game_t
-            if attempt >= 60_000:
-                return g, game_row, game_t  # pragma: no cover - a pathological run of redeals
+            if attempt >= 60_000:  # pragma: no cover - a pathological run of redeals
+                return g, game_row, game_t
             seed_stream_nb(st, seed, attempt_index_nb(game, attempt))
             ri[row, R_GAME] = game
             ri[row, R_ATTEMPT] = attempt
             ri[row, R_DEAL_IN_GAME] = played
             if two_decks:
                 t_used = play_attempt2_nb(st, params, deck_cards, dealer, first, policies, pp,
-                                          row, ri, ru, rf, rw, rh, record_tricks, ti, t_used,
-                                          scratch_i, scratch_u, scratch_b, scratch_f)
+                                          row, ri, ru, rf, rw, rh[h_used:], record_tricks, ti,
+                                          t_used, scratch_i, scratch_u, scratch_b, scratch_f)
             else:
                 t_used = play_attempt_nb(st, params, deck_cards, dealer, first, policies, pp,
-                                         row, ri, ru, rf, rw, rh, record_tricks, ti, t_used,
-                                         scratch_i, scratch_u, scratch_b, scratch_f)
+                                         row, ri, ru, rf, rw, rh[h_used:], record_tricks, ti,
+                                         t_used, scratch_i, scratch_u, scratch_b, scratch_f)
+            h_used += ri[row, R_HIST_LEN]
             outcome = ri[row, R_OUTCOME]
             if outcome == OUTCOME_WEAK:
                 dealer = ri[row, R_REDEAL_BY]

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 MAX_PLAYERS = 8
 HISTORY = 64
+"""Calls of an auction kept, at most (the int16 history ``rh``: the rows' calls one after
+another)."""
 OUTCOMES = ("played", "all-pass", "weak-redeal")
 """A dealt attempt's outcome (the dataset's ``outcome``) by its OUTCOME_* code."""
 OUTCOME_PLAYED, OUTCOME_ALL_PASS, OUTCOME_WEAK = range(len(OUTCOMES))
