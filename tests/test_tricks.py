@@ -10,17 +10,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import random_contract
 
 from mighty_sim.engine.batch import policy_arrays
 from mighty_sim.engine.players import parse_players
 from mighty_sim.kernels.layout import MAX_PLAYERS, N_T
 from mighty_sim.kernels.params import (
-    MODE_CALLED,
-    MODE_FIRST_TRICK,
-    MODE_NONE,
     compile_profile,
 )
-from mighty_sim.kernels.play_nb import N_H, N_S, play_until_nb, start_play_nb
+from mighty_sim.kernels.play_nb import play_until_nb
 from mighty_sim.kernels.policy_nb import winners_apply_nb, winners_nb
 from mighty_sim.kernels.rng_nb import seed_stream_nb
 from mighty_sim.kernels.rules_nb import (
@@ -40,33 +38,14 @@ from mighty_sim.rules.profile import BUILTIN_PROFILES, TRUMPS, load_profile
 PROFILE_FILES = Path(__file__).parent.parent / "data" / "profiles"
 HOUSE_RULES = sorted(str(p) for p in PROFILE_FILES.glob("*.toml"))
 ONE_DECK = [n for n in (*BUILTIN_PROFILES, *HOUSE_RULES) if load_profile(n).deck_copies == 1]
-MODES = {"called": MODE_CALLED, "first-trick": MODE_FIRST_TRICK, "none": MODE_NONE}
 
 
 def _play(fast: bool, profile_name: str, seats: str, deal_seed: int) -> tuple[np.ndarray, ...]:
     profile = load_profile(profile_name)
     params = compile_profile(profile)
-    rng = np.random.default_rng(deal_seed)
-    deck = np.array(cards_of(profile.deck_mask))
-    rng.shuffle(deck)
-    n, size = profile.players, profile.hand_size
-    hands = np.zeros(MAX_PLAYERS, np.uint64)
-    for p in range(n):
-        for c in deck[p * size:(p + 1) * size]:
-            hands[p] |= np.uint64(1) << np.uint64(c)
-    discards = np.uint64(0)
-    for c in deck[n * size:]:
-        discards |= np.uint64(1) << np.uint64(c)
-    declarer = int(rng.integers(n))
-    trump = int(rng.integers(len(TRUMPS)))
-    mode = MODES[profile.friend_modes[int(rng.integers(len(profile.friend_modes)))]]
-    called = int(rng.choice(deck))
-    request = int(rng.integers(4)) if rng.random() < 0.3 else -1
-    bid = profile.max_bid if request >= 0 else profile.min_bid
-    policies, pp = policy_arrays(parse_players(seats, n), profile)
-    s, h, tr = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
-    start_play_nb(s, h, tr, params, hands, discards, declarer, bid, trump, False, mode, called,
-                  request, False)
+    policies, pp = policy_arrays(parse_players(seats, profile.players), profile)
+    s, h, tr = random_contract(profile, params, deal_seed)
+    size = profile.hand_size
     st = np.zeros(1, np.uint64)
     seed_stream_nb(st, np.uint64(deal_seed), np.uint64(1))
     ti = np.zeros((size, N_T), np.int64)

@@ -1,0 +1,219 @@
+"""Double-dummy search: what the declarer's side takes against best defence when every
+hand is seen, from any point of a one-deck play (docs/rules.md; every special-card rule
+comes from the play state machine of :mod:`.play_nb`, the same moves the PIMC player
+weighs, :func:`.pimc_nb._moves_nb`: a card, each suit named for a joker led with power,
+the hunter led with or without the demand).
+
+The side is the declarer and the friend the state names (the holder of the called card,
+known to the search); in first-trick friend mode the friend is only known once the
+first trick is over, so the search starts from trick 2 there. The value is what the
+contract counts: the side's points (the discards included), or its tricks in trick-bid
+profiles.
+
+:func:`dd_value_nb` is an alpha-beta search with a transposition table of the positions
+at a trick's start (keyed on every hand, the leader and the trick; storing bounds on
+what the side takes from there on); :func:`minimax_nb` the same game searched
+exhaustively without any pruning or table, the yardstick the search is tested against.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import njit
+from .layout import MAX_PLAYERS, N_T
+from .params import BID_TRICKS, MODE_FIRST_TRICK, P_BID_UNIT, P_HAND_SIZE, P_TOTAL_POINTS
+from .pimc_nb import MAX_MOVES, _moves_nb
+from .play_nb import (
+    N_H,
+    N_S,
+    S_CAPTURED,
+    S_DECLARER,
+    S_FRIEND,
+    S_FRIEND_HAS_LED,
+    S_K,
+    S_LEADER,
+    S_MODE,
+    S_N,
+    S_TRICK_NO,
+    S_WON,
+    apply_play_nb,
+    legal_now_nb,
+    to_play_nb,
+)
+from .rng_nb import GOLDEN, mix64_nb
+
+MAX_PLIES = 64
+"""Cards left to play, at most (a one-deck deal plays at most 53)."""
+TT_BITS = 20
+"""The transposition table's entries: 2**TT_BITS."""
+
+
+@njit(cache=True)
+def side_of_nb(s: np.ndarray) -> int:
+    """Bit mask of the declarer's side: the declarer and the friend, when there is one;
+    -1 while a first-trick friend is still unknown."""
+    if s[S_MODE] == MODE_FIRST_TRICK and s[S_TRICK_NO] == 1:
+        return -1
+    side = 1 << s[S_DECLARER]
+    if s[S_FRIEND] >= 0:
+        side |= 1 << s[S_FRIEND]
+    return side
+
+
+@njit(cache=True)
+def _taken_nb(s: np.ndarray, params: np.ndarray, side: int) -> int:
+    """What the side has taken so far, counted as at the end of the play (``result_nb``):
+    its tricks, or the points no opponent has taken (the discards' among them)."""
+    if params[P_BID_UNIT] == BID_TRICKS:
+        tricks = 0
+        for p in range(s[S_N]):
+            if (side >> p) & 1:
+                tricks += s[S_WON + p]
+        return tricks
+    others = 0
+    for p in range(s[S_N]):
+        if not (side >> p) & 1:
+            others += s[S_CAPTURED + p]
+    return params[P_TOTAL_POINTS] - others
+
+
+@njit(cache=True)
+def _key_nb(s: np.ndarray, h: np.ndarray) -> np.uint64:
+    """What the rest of the play from a trick's start depends on, hashed: every hand, the
+    leader, the trick number, whether the friend has led (a 20-NT lead request). The side
+    and the contract are the search's own."""
+    z = np.uint64(s[S_TRICK_NO] * 16 + s[S_LEADER] * 2 + s[S_FRIEND_HAS_LED])
+    for p in range(s[S_N]):
+        z = mix64_nb(z * GOLDEN + h[p])
+    return z | np.uint64(1)  # never 0, the empty entry
+
+
+@njit(cache=True)
+def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray,
+              prune: bool, nodes: np.ndarray) -> int:
+    """The side's final count from a position: fail-soft alpha-beta with the table when
+    ``prune``, else every line. Iterative, one frame a ply (``ss``/``hs``/``ts`` the
+    positions of the line searched, ``mc``/``ms``/``md`` each ply's moves): Numba's
+    cache does not reload recursive functions. Positions at a trick's start keep in the
+    table the bounds found on what the side takes from there on."""
+    side = side_of_nb(s0)
+    if side < 0:
+        return -1
+    top = MAX_PLIES + 1
+    ss = np.zeros((top, N_S), np.int64)
+    hs = np.zeros((top, N_H), np.uint64)
+    ts = np.zeros((top, MAX_PLAYERS), np.int64)
+    mc = np.zeros((top, MAX_MOVES), np.int64)
+    ms = np.zeros((top, MAX_MOVES), np.int64)
+    md = np.zeros((top, MAX_MOVES), np.int64)
+    # each ply's window, best so far, moves, next move, table slot, taken so far, seat
+    alpha = np.zeros(top, np.int64)
+    beta = np.zeros(top, np.int64)
+    window = np.zeros((top, 2), np.int64)  # the window searched: what the result bounds
+    best = np.zeros(top, np.int64)
+    nm = np.zeros(top, np.int64)
+    nxt = np.zeros(top, np.int64)
+    slot = np.zeros(top, np.int64)
+    now = np.zeros(top, np.int64)
+    keys = np.zeros(top, np.uint64)
+    ours = np.zeros(top, np.bool_)
+    ti = np.zeros((1, N_T), np.int64)
+    tt_key = np.zeros(1 << TT_BITS if prune else 1, np.uint64)
+    tt_bounds = np.zeros((tt_key.shape[0], 2), np.int64)
+    ss[0, :] = s0
+    hs[0, :] = h0
+    ts[0, :] = tr0
+    alpha[0], beta[0] = -1, 1 << 30
+    d = 0
+    entering = True  # at a new position of ply d; else back at ply d with a move's value
+    value = 0
+    while True:
+        if entering:
+            entering = False
+            nodes[0] += 1
+            s, h, tr = ss[d], hs[d], ts[d]
+            known = s[S_TRICK_NO] > params[P_HAND_SIZE]
+            if known:  # the play is over
+                value = _taken_nb(s, params, side)
+            else:
+                slot[d] = -1
+                if prune and s[S_K] == 0:
+                    now[d] = _taken_nb(s, params, side)
+                    keys[d] = _key_nb(s, h)
+                    k = np.int64(keys[d] >> np.uint64(64 - TT_BITS))
+                    slot[d] = k
+                    if tt_key[k] == keys[d]:
+                        lo, hi = now[d] + tt_bounds[k, 0], now[d] + tt_bounds[k, 1]
+                        if lo >= beta[d] or lo == hi:
+                            value, known = lo, True
+                        elif hi <= alpha[d]:
+                            value, known = hi, True
+                        else:
+                            alpha[d], beta[d] = max(alpha[d], lo), min(beta[d], hi)
+            if known:
+                d -= 1
+                if d < 0:
+                    return value
+            else:
+                window[d, 0], window[d, 1] = alpha[d], beta[d]
+                seat = to_play_nb(s)
+                legal = legal_now_nb(s, h, tr, seat, params)
+                nm[d] = _moves_nb(s, h, seat, legal, params, mc[d], ms[d], md[d])
+                nxt[d] = -1  # no move searched yet
+                ours[d] = (side >> seat) & 1 == 1
+                best[d] = -1 if ours[d] else 1 << 30
+        if nxt[d] >= 0:  # the value of ply d's move nxt[d]
+            if ours[d]:
+                if value > best[d]:
+                    best[d] = value
+                if prune and best[d] > alpha[d]:
+                    alpha[d] = best[d]
+            else:
+                if value < best[d]:
+                    best[d] = value
+                if prune and best[d] < beta[d]:
+                    beta[d] = best[d]
+        nxt[d] += 1
+        if nxt[d] < nm[d] and not (prune and alpha[d] >= beta[d]):
+            i = nxt[d]
+            ss[d + 1, :] = ss[d]
+            hs[d + 1, :] = hs[d]
+            ts[d + 1, :] = ts[d]
+            apply_play_nb(ss[d + 1], hs[d + 1], ts[d + 1], to_play_nb(ss[d]), mc[d, i],
+                          ms[d, i], md[d, i] == 1, params, False, ti, 0, 0)
+            alpha[d + 1], beta[d + 1] = alpha[d], beta[d]
+            d += 1
+            entering = True
+            continue
+        value = best[d]  # every move searched, or a cut: the value of ply d
+        k = slot[d]
+        if k >= 0:
+            if tt_key[k] != keys[d]:  # a new entry: nothing known yet
+                tt_key[k] = keys[d]
+                tt_bounds[k, 0] = -(1 << 20)
+                tt_bounds[k, 1] = 1 << 20
+            if value > window[d, 0]:  # not an upper bound only: at least value
+                tt_bounds[k, 0] = max(tt_bounds[k, 0], value - now[d])
+            if value < window[d, 1]:  # not a lower bound only: at most value
+                tt_bounds[k, 1] = min(tt_bounds[k, 1], value - now[d])
+        d -= 1
+        if d < 0:
+            return value
+
+
+@njit(cache=True)
+def dd_value_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
+                nodes: np.ndarray) -> int:
+    """What the declarer's side takes from play state ``s``/``h``/``tr`` (``play_nb``;
+    not tracking inferences) with every hand seen and best play on both sides, by
+    alpha-beta search; -1 in first-trick friend mode before the first trick is over.
+    ``nodes[0]`` is increased by the positions searched."""
+    return _solve_nb(s, h, tr, params, True, nodes)
+
+
+@njit(cache=True)
+def minimax_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
+               nodes: np.ndarray) -> int:
+    """:func:`dd_value_nb` by searching every line of play to its end, nothing pruned."""
+    return _solve_nb(s, h, tr, params, False, nodes)
