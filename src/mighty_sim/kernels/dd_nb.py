@@ -25,6 +25,8 @@ from .layout import MAX_PLAYERS, N_T
 from .params import BID_TRICKS, MODE_FIRST_TRICK, P_BID_UNIT, P_HAND_SIZE, P_TOTAL_POINTS
 from .pimc_nb import MAX_MOVES, _moves_nb
 from .play_nb import (
+    H_DISCARDS,
+    H_SEEN,
     N_H,
     N_S,
     S_CAPTURED,
@@ -36,17 +38,29 @@ from .play_nb import (
     S_MODE,
     S_N,
     S_TRICK_NO,
+    S_TRUMP,
     S_WON,
     apply_play_nb,
     legal_now_nb,
     to_play_nb,
 )
+from .policy_nb import lowest_card_nb
 from .rng_nb import GOLDEN, mix64_nb
+from .rules_nb import (
+    JOKER_BIT,
+    bit_nb,
+    hunter_of_nb,
+    is_point_nb,
+    mighty_of_nb,
+    popcount_nb,
+    suit_mask_nb,
+)
 
 MAX_PLIES = 64
 """Cards left to play, at most (a one-deck deal plays at most 53)."""
 TT_BITS = 20
-"""The transposition table's entries: 2**TT_BITS."""
+"""The transposition table's entries, at most: 2**TT_BITS (fewer for fewer cards left:
+clearing the table is most of a short ending's time)."""
 
 
 @njit(cache=True)
@@ -90,6 +104,35 @@ def _key_nb(s: np.ndarray, h: np.ndarray) -> np.uint64:
 
 
 @njit(cache=True)
+def distinct_nb(s: np.ndarray, h: np.ndarray, seat: int, legal: np.uint64,
+                params: np.ndarray) -> np.uint64:
+    """``legal`` without the cards that play as a higher card of the same hand: the next
+    card up of the same suit with the same point value, every card between them gone
+    (in finished tricks or the discards); the joker, Mighty and the hunter, which have
+    rules of their own, are kept."""
+    trump = s[S_TRUMP]
+    hunter = hunter_of_nb(params, trump)
+    special = bit_nb(JOKER_BIT) | bit_nb(mighty_of_nb(params, trump))
+    if hunter >= 0:
+        special |= bit_nb(hunter)
+    gone = h[H_SEEN] | h[H_DISCARDS]
+    hand = h[seat] & ~special
+    out = legal
+    x = legal & ~special
+    while x:
+        c = lowest_card_nb(x)
+        x &= ~bit_nb(c)
+        above = hand & suit_mask_nb(c // 13) & ~((bit_nb(c) << np.uint64(1)) - np.uint64(1))
+        if not above:
+            continue
+        c2 = lowest_card_nb(above)
+        between = (bit_nb(c2) - np.uint64(1)) & ~((bit_nb(c) << np.uint64(1)) - np.uint64(1))
+        if is_point_nb(c) == is_point_nb(c2) and not between & ~gone:
+            out &= ~bit_nb(c)
+    return out
+
+
+@njit(cache=True)
 def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray,
               prune: bool, nodes: np.ndarray) -> int:
     """The side's final count from a position: fail-soft alpha-beta with the table when
@@ -119,7 +162,11 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
     keys = np.zeros(top, np.uint64)
     ours = np.zeros(top, np.bool_)
     ti = np.zeros((1, N_T), np.int64)
-    tt_key = np.zeros(1 << TT_BITS if prune else 1, np.uint64)
+    left = 0
+    for p in range(s0[S_N]):
+        left += popcount_nb(h0[p])
+    bits = min(TT_BITS, 8 + left // 2)
+    tt_key = np.zeros(1 << bits if prune else 1, np.uint64)
     tt_bounds = np.zeros((tt_key.shape[0], 2), np.int64)
     ss[0, :] = s0
     hs[0, :] = h0
@@ -141,7 +188,7 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
                 if prune and s[S_K] == 0:
                     now[d] = _taken_nb(s, params, side)
                     keys[d] = _key_nb(s, h)
-                    k = np.int64(keys[d] >> np.uint64(64 - TT_BITS))
+                    k = np.int64(keys[d] >> np.uint64(64 - bits))
                     slot[d] = k
                     if tt_key[k] == keys[d]:
                         lo, hi = now[d] + tt_bounds[k, 0], now[d] + tt_bounds[k, 1]
@@ -159,6 +206,8 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
                 window[d, 0], window[d, 1] = alpha[d], beta[d]
                 seat = to_play_nb(s)
                 legal = legal_now_nb(s, h, tr, seat, params)
+                if prune:
+                    legal = distinct_nb(s, h, seat, legal, params)
                 nm[d] = _moves_nb(s, h, seat, legal, params, mc[d], ms[d], md[d])
                 nxt[d] = -1  # no move searched yet
                 ours[d] = (side >> seat) & 1 == 1
@@ -176,7 +225,7 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
                     beta[d] = best[d]
         nxt[d] += 1
         if nxt[d] < nm[d] and not (prune and alpha[d] >= beta[d]):
-            i = nxt[d]
+            i = nm[d] - 1 - nxt[d]  # high cards first: a cut comes sooner
             ss[d + 1, :] = ss[d]
             hs[d + 1, :] = hs[d]
             ts[d + 1, :] = ts[d]
