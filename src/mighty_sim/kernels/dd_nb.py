@@ -44,7 +44,7 @@ from .play_nb import (
     legal_now_nb,
     to_play_nb,
 )
-from .policy_nb import lowest_card_nb
+from .policy_nb import _POINT_CARDS, lowest_card_nb
 from .rng_nb import GOLDEN, mix64_nb
 from .rules_nb import (
     JOKER_BIT,
@@ -90,6 +90,23 @@ def _taken_nb(s: np.ndarray, params: np.ndarray, side: int) -> int:
         if not (side >> p) & 1:
             others += s[S_CAPTURED + p]
     return params[P_TOTAL_POINTS] - others
+
+
+@njit(cache=True)
+def _range_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
+              side: int) -> tuple[int, int]:
+    """The least and the most the side can end with from here: what it has, and that
+    plus every point (or trick) still in play."""
+    if params[P_BID_UNIT] == BID_TRICKS:
+        have = _taken_nb(s, params, side)
+        return have, have + params[P_HAND_SIZE] - s[S_TRICK_NO] + 1
+    in_play = np.uint64(0)
+    for p in range(s[S_N]):
+        in_play |= h[p]
+    for i in range(s[S_K]):
+        in_play |= bit_nb(tr[i])
+    most = _taken_nb(s, params, side)  # every point no opponent has taken
+    return most - popcount_nb(in_play & _POINT_CARDS), most
 
 
 @njit(cache=True)
@@ -183,7 +200,13 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
             known = s[S_TRICK_NO] > params[P_HAND_SIZE]
             if known:  # the play is over
                 value = _taken_nb(s, params, side)
-            else:
+            elif prune:  # what the side can still gain or lose bounds the value
+                lo, hi = _range_nb(s, h, tr, params, side)
+                if hi <= alpha[d]:
+                    value, known = hi, True
+                elif lo >= beta[d]:
+                    value, known = lo, True
+            if not known:
                 slot[d] = -1
                 if prune and s[S_K] == 0:
                     now[d] = _taken_nb(s, params, side)
