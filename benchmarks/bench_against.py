@@ -176,6 +176,17 @@ def decoded(table: pa.Table) -> pa.Table:
     return pa.table(columns, names=table.column_names)
 
 
+def with_attempt(deals: pl.DataFrame) -> pl.DataFrame:
+    """``deals`` with the column ``attempt`` after ``game`` (schema 2 leaves it to
+    ``deal_id & 0xFFFF``)."""
+    if "attempt" in deals.columns:
+        return deals
+    attempt = (pl.col("deal_id") & 0xFFFF).cast(pl.Int16).alias("attempt")
+    at = deals.columns.index("game") + 1
+    return deals.with_columns(attempt).select(
+        [*deals.columns[:at], "attempt", *deals.columns[at:]])
+
+
 def writer_figures(engine: Any, profile: str, games: int) -> tuple[Any, list[float], int, int]:
     """One version's writer on ``games`` heuristic games: (the Parquet file read back,
     CPU seconds of table + Parquet of each of 3 rounds, bytes, played deals)."""
@@ -210,8 +221,8 @@ def compare_writers(new: Any, old: Any, profile: str, games: int, rounds: int
             back, seconds, size, played = writer_figures(engine, profile, games)
             times[name].append(min(seconds) / played * 1e6)
             out[name] = (back, size / played)
-    new_t, old_t = (seat_lists(pl.from_arrow(decoded(out[k][0])).lazy()).collect()  # type: ignore[union-attr]
-                    for k in ("new", "old"))
+    new_t, old_t = (with_attempt(seat_lists(pl.from_arrow(decoded(out[k][0])).lazy())  # type: ignore[union-attr]
+                                 .collect()) for k in ("new", "old"))
     differ = [c for c in old_t.columns
               if c not in new_t.columns or not new_t[c].equals(old_t[c])]
     same = not differ and new_t.columns == old_t.columns

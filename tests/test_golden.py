@@ -54,7 +54,7 @@ def render(name: str, players: str) -> list[str]:
     lines = []
     for row in deals_table(batch, n).to_pylist():
         lines += [
-            f"== {players} players, game {row['game']}, attempt {row['attempt']} "
+            f"== {players} players, game {row['game']}, attempt {row['deal_id'] & 0xFFFF} "
             f"(deal {row['deal_in_game']} of the game)",
             f"dealer {row['dealer']}, first bidder {row['first_bidder']}",
             *(f"hand {s}: {_cards(row, 'hands', s)}" for s in range(n)),

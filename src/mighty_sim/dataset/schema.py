@@ -139,7 +139,9 @@ def bid_name(code: int) -> str:
 
 
 def deal_id(game: np.ndarray, attempt: np.ndarray) -> np.ndarray:
-    """Row key: ``game << 16 | attempt`` as uint64 (the attempt's stream index)."""
+    """Row key: ``game << 16 | attempt`` as uint64 (the attempt's stream index; the
+    attempt, dealt attempt ``a`` of the game, is not a column of its own:
+    ``deal_id & 0xFFFF``)."""
     return (game.astype(np.uint64) << np.uint64(16)) | attempt.astype(np.uint64)
 
 
@@ -233,7 +235,6 @@ def deals_table(batch: Batch, players: int, *, seat_columns: bool = False) -> pa
     columns = {
         "deal_id": pa.array(deal_id(col[R_GAME], col[R_ATTEMPT])),
         "game": pa.array(col[R_GAME].copy()),
-        "attempt": pa.array(col[R_ATTEMPT].astype(np.int16)),
         "deal_in_game": pa.array(col[R_DEAL_IN_GAME].astype(np.int16)),
         "dealer": small(R_DEALER),
         "first_bidder": small(R_FIRST_BIDDER),
@@ -279,7 +280,7 @@ twice the writing time of the same values as plain columns. ``analysis.seat_list
 gives readers the lists."""
 
 
-REQUIRED = ("deal_id", "game", "attempt", "deal_in_game", "dealer", "first_bidder", "blind",
+REQUIRED = ("deal_id", "game", "deal_in_game", "dealer", "first_bidder", "blind",
             "outcome", "bid_history", "blind_deck2", "trick", "leader", "cards", "winner",
             "points", "demand", *SEAT_LISTS,
             *(f"{name}_{p}" for name in SEAT_LISTS for p in range(MAX_PLAYERS)))
