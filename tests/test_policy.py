@@ -7,6 +7,8 @@ ceilings round it down: a term added in another order can move a bid)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 
@@ -19,30 +21,29 @@ from mighty_sim.rules.profile import BUILTIN_PROFILES, load_profile
 ONE_DECK = [n for n in BUILTIN_PROFILES if load_profile(n).deck_copies == 1]
 
 
+def _random_hands(name: str, seed: int) -> tuple[np.ndarray, list[int]]:
+    """The profile's compiled parameters and 600 random hands of 1 to 15 of its cards,
+    a third of them given the joker, the ace of spades and the ace of hearts (the cards
+    the shortcuts treat apart)."""
+    profile = load_profile(name)
+    deck = np.array(cards_of(profile.deck_mask))
+    rng = np.random.default_rng(seed)
+    hands = []
+    for _ in range(600):
+        hand = 0
+        for c in rng.choice(deck, int(rng.integers(1, 16)), replace=False):
+            hand |= 1 << int(c)
+        if rng.random() < 0.3:
+            hand |= 1 << 52 | 1 << 12 | 1 << 25
+        hands.append(hand)
+    return compile_profile(profile), hands
+
+
 def _least_wanted_by_definition(hand: int, trump: int, params: np.ndarray) -> int:
     """The lowest card among those of the smallest keep value."""
     values = [(keep_value_nb(np.uint64(hand), c, trump, params), c)
               for c in range(64) if hand >> c & 1]
     return min(values)[1]
-
-
-@pytest.mark.parametrize("name", ONE_DECK)
-def test_least_wanted_is_the_card_of_least_keep_value(name: str) -> None:
-    profile = load_profile(name)
-    params = compile_profile(profile)
-    deck = np.array(cards_of(profile.deck_mask))
-    rng = np.random.default_rng(7)
-    for _ in range(600):
-        size = int(rng.integers(1, 16))
-        hand = 0
-        for c in rng.choice(deck, size, replace=False):
-            hand |= 1 << int(c)
-        # hands rich in special cards and aces too: the cases the shortcut treats apart
-        if rng.random() < 0.3:
-            hand |= 1 << 52 | 1 << 12 | 1 << 25
-        for trump in range(5):
-            got = least_wanted_nb(np.uint64(hand), trump, params)
-            assert got == _least_wanted_by_definition(hand, trump, params), (hex(hand), trump)
 
 
 def _strength_by_definition(hand: int, trump: int, params: np.ndarray) -> float:
@@ -79,15 +80,14 @@ def _strength_by_definition(hand: int, trump: int, params: np.ndarray) -> float:
 
 
 @pytest.mark.parametrize("name", ONE_DECK)
-def test_strength_is_the_sum_of_its_terms(name: str) -> None:
-    profile = load_profile(name)
-    params = compile_profile(profile)
-    deck = np.array(cards_of(profile.deck_mask))
-    rng = np.random.default_rng(8)
-    for _ in range(600):
-        hand = 0
-        for c in rng.choice(deck, int(rng.integers(1, 16)), replace=False):
-            hand |= 1 << int(c)
+@pytest.mark.parametrize(("kernel", "definition"), [
+    (least_wanted_nb, _least_wanted_by_definition),  # the card of least keep value
+    (strength_nb, _strength_by_definition),  # the sum of its terms, to the last bit
+], ids=["least-wanted", "strength"])
+def test_the_kernel_gives_what_the_definition_gives(
+        name: str, kernel: Callable[..., object], definition: Callable[..., object]) -> None:
+    params, hands = _random_hands(name, 7)
+    for hand in hands:
         for trump in range(5):
-            got = strength_nb(np.uint64(hand), trump, params)
-            assert got == _strength_by_definition(hand, trump, params), (hex(hand), trump)
+            got = kernel(np.uint64(hand), trump, params)
+            assert got == definition(hand, trump, params), (hex(hand), trump)
