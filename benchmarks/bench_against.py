@@ -14,12 +14,13 @@ every built-in profile with random, heuristic and (one deck) PIMC players.
 
     .venv/bin/python benchmarks/bench_against.py HEAD~1 [--profile standard]
         [--players heuristic,random] [--games 30000] [--rounds 12] [--check-all]
-        [--simulate DEALS [--workers 2]] [--writer GAMES]
+        [--simulate DEALS [--workers 2]] [--writer GAMES] [--odds SAMPLES]
 
 ``--simulate`` also times whole runs of ``simulate`` (play and Parquet), old and new
 alternating, wall time; ``--writer`` the ``deals`` table and its Parquet file of both
 (CPU time a played deal, bytes a played deal, and whether the files read back hold the
-same values, dictionary columns decoded).
+same values, dictionary columns decoded); ``--odds`` the ``odds`` of one hand (wall
+time, tables compared).
 
 The exported copy and its compiled kernels are kept in ``out/bench-against/<commit>``,
 so a second comparison with the same revision does not compile it again. The figures are
@@ -94,6 +95,8 @@ class Engine:
         self.load_profile = find(("rules.profile", "profile"), "load_profile")
         self.deals_table = find(("dataset.schema", "schema"), "deals_table")
         self.parquet_writer = find(("dataset.writer", "writer"), "parquet_writer")
+        self.hand_odds = find(("analysis.odds",), "hand_odds")
+        self.parse_cards = find(("rules.cards",), "parse_cards")
 
 
 ROW_ARRAYS = ("ri", "ru", "rf", "rw", "rh", "ti")
@@ -236,6 +239,29 @@ def compare_writers(new: Any, old: Any, profile: str, games: int, rounds: int
     return res
 
 
+def compare_odds(new: Any, old: Any, profile: str, samples: int, rounds: int
+                 ) -> dict[str, object]:
+    """``hand_odds`` of one standard hand (every contract, ``samples`` deals a strain) in
+    both versions, alternating: median seconds of each, and whether the tables agree."""
+    hand = "JK AS KS QS 10S 5S AH KD 9C 7C"
+    for engine in (new, old):  # compiled before timing
+        engine.hand_odds(engine.load_profile(profile), engine.parse_cards(hand), samples=10)
+    seconds: dict[str, list[float]] = {"old": [], "new": []}
+    tables = {}
+    for _ in range(rounds):
+        for name, engine in (("old", old), ("new", new)):
+            p = engine.load_profile(profile)
+            t = time.perf_counter()
+            tables[name] = engine.hand_odds(p, engine.parse_cards(hand), samples=samples,
+                                            seed=3)
+            seconds[name].append(time.perf_counter() - t)
+    same = tables["new"] == tables["old"]
+    old_s, new_s = median(seconds["old"]), median(seconds["new"])
+    print(f"  odds ({samples:,} samples a strain, {rounds} rounds): old {old_s:.3f} s, new "
+          f"{new_s:.3f} s ({old_s / new_s:.2f}x); tables identical: {'yes' if same else 'NO'}")
+    return {"old_s": old_s, "new_s": new_s, "tables_identical": same}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("rev", help="git revision to compare the working tree with")
@@ -247,6 +273,8 @@ def main() -> None:
     ap.add_argument("--simulate", type=int, default=0, metavar="DEALS",
                     help="also time `simulate` of DEALS deals end to end (wall time)")
     ap.add_argument("--workers", type=int, default=2, help="workers of --simulate")
+    ap.add_argument("--odds", type=int, default=0, metavar="SAMPLES",
+                    help="also time `odds` of one hand with SAMPLES deals a strain")
     ap.add_argument("--writer", type=int, default=0, metavar="GAMES",
                     help="also time the writer (deals table + Parquet) on GAMES games")
     ap.add_argument("--check-all", action="store_true",
@@ -281,6 +309,9 @@ def main() -> None:
               f"(this round: {args.games / new:,.0f} deals/s new)")
         result[players] = {"rows_identical": same, "old_over_new": ratios,
                            "median": median(ratios)}
+    if args.odds:
+        result["odds"] = compare_odds(new_engine, old_engine, args.profile, args.odds,
+                                      args.rounds)
     if args.writer:
         result["writer"] = compare_writers(new_engine, old_engine, args.profile, args.writer,
                                            args.rounds)
