@@ -11,8 +11,8 @@ contract counts: the side's points (the discards included), or its tricks in tri
 profiles.
 
 :func:`dd_value_nb` is an alpha-beta search with a transposition table of the positions
-at a trick's start (keyed on every hand, the leader and the trick; storing bounds on
-what the side takes from there on); :func:`minimax_nb` the same game searched
+at a trick's start (keyed on every hand in relative ranks, the leader and the trick;
+storing bounds on what the side takes from there on); :func:`minimax_nb` the same game searched
 exhaustively without any pruning or table, the yardstick the search is tested against.
 """
 
@@ -44,7 +44,7 @@ from .play_nb import (
     legal_now_nb,
     to_play_nb,
 )
-from .policy_nb import _POINT_CARDS, lowest_card_nb
+from .policy_nb import _POINT_CARDS, has_nb, lowest_card_nb
 from .rng_nb import GOLDEN, mix64_nb
 from .rules_nb import (
     JOKER_BIT,
@@ -110,13 +110,43 @@ def _range_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
 
 
 @njit(cache=True)
-def _key_nb(s: np.ndarray, h: np.ndarray) -> np.uint64:
-    """What the rest of the play from a trick's start depends on, hashed: every hand, the
-    leader, the trick number, whether the friend has led (a 20-NT lead request). The side
-    and the contract are the search's own."""
+def _key_nb(s: np.ndarray, h: np.ndarray, params: np.ndarray) -> np.uint64:
+    """What the rest of the play from a trick's start depends on, hashed: every hand in
+    relative ranks, the leader, the trick number, whether the friend has led (a 20-NT
+    lead request). Relative ranks: within a suit, the cards still in play keep their
+    order and their point value but not their rank (a hand of 5 and 9 of a suit whose
+    2, 3, 4, 6, 7, 8 are gone plays as one of 2 and 3), so positions that differ only by
+    which low cards went share an entry; where Mighty and the hunter are (they have rules
+    of their own) is part of the key. The side and the contract are the search's own."""
+    n = s[S_N]
+    trump = s[S_TRUMP]
+    mighty = mighty_of_nb(params, trump)
+    hunter = hunter_of_nb(params, trump)
     z = np.uint64(s[S_TRICK_NO] * 16 + s[S_LEADER] * 2 + s[S_FRIEND_HAS_LED])
-    for p in range(s[S_N]):
-        z = mix64_nb(z * GOLDEN + h[p])
+    where = 0  # the seats of Mighty and the hunter, 15 when gone
+    canon = np.zeros(MAX_PLAYERS, np.uint64)
+    for p in range(n):
+        hand = h[p]
+        canon[p] = hand & bit_nb(JOKER_BIT)
+        if has_nb(hand, mighty):
+            where |= p + 1
+        if hunter >= 0 and has_nb(hand, hunter):
+            where |= (p + 1) << 4
+    for suit in range(4):
+        low, high = 0, 8  # the next relative rank of a plain card, of a point card
+        for c in range(suit * 13, suit * 13 + 13):
+            for p in range(n):
+                if has_nb(h[p], c):
+                    if is_point_nb(c):
+                        canon[p] |= bit_nb(suit * 13 + high)
+                        high += 1
+                    else:
+                        canon[p] |= bit_nb(suit * 13 + low)
+                        low += 1
+                    break
+    z = mix64_nb(z * GOLDEN + np.uint64(where))
+    for p in range(n):
+        z = mix64_nb(z * GOLDEN + canon[p])
     return z | np.uint64(1)  # never 0, the empty entry
 
 
@@ -210,7 +240,7 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
                 slot[d] = -1
                 if prune and s[S_K] == 0:
                     now[d] = _taken_nb(s, params, side)
-                    keys[d] = _key_nb(s, h)
+                    keys[d] = _key_nb(s, h, params)
                     k = np.int64(keys[d] >> np.uint64(64 - bits))
                     slot[d] = k
                     if tt_key[k] == keys[d]:
