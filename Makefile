@@ -40,6 +40,7 @@ bench: compile
 	$(PY) benchmarks/bench_dask.py
 	$(PY) benchmarks/bench_pimc.py
 	$(PY) benchmarks/bench_decks.py
+	$(PY) benchmarks/bench_dd.py
 
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache

@@ -4,49 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
 import pytest
 
 from mighty_sim.engine import oracle
-from mighty_sim.kernels.layout import MAX_PLAYERS
-from mighty_sim.kernels.params import MODE_CALLED, MODE_FIRST_TRICK, MODE_NONE
-from mighty_sim.kernels.play_nb import N_H, N_S, start_play_nb
 from mighty_sim.reference import rules
 from mighty_sim.reference.deal import Deal
-from mighty_sim.rules.cards import SUITS, cards_of, format_cards, parse_card, parse_cards
-from mighty_sim.rules.profile import TRUMPS, RuleProfile, load_profile
+from mighty_sim.rules.cards import SUITS, format_cards, parse_card, parse_cards
+from mighty_sim.rules.profile import RuleProfile, load_profile
 
 STANDARD = load_profile("standard")
-MODES = {"called": MODE_CALLED, "first-trick": MODE_FIRST_TRICK, "none": MODE_NONE}
-
-
-def random_contract(profile: RuleProfile, params: np.ndarray, seed: int
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A kernel play state (``s``, ``h``, ``tr`` of ``play_nb``) at the first lead of a
-    random contract on a random one-deck deal: random declarer, strain, friend mode and
-    called card, a 20-NT lead request now and then; the cards left over are the
-    discards."""
-    rng = np.random.default_rng(seed)
-    deck = np.array(cards_of(profile.deck_mask))
-    rng.shuffle(deck)
-    n, size = profile.players, profile.hand_size
-    hands = np.zeros(MAX_PLAYERS, np.uint64)
-    for p in range(n):
-        for c in deck[p * size:(p + 1) * size]:
-            hands[p] |= np.uint64(1) << np.uint64(c)
-    discards = np.uint64(0)
-    for c in deck[n * size:]:
-        discards |= np.uint64(1) << np.uint64(c)
-    declarer = int(rng.integers(n))
-    trump = int(rng.integers(len(TRUMPS)))
-    mode = MODES[profile.friend_modes[int(rng.integers(len(profile.friend_modes)))]]
-    called = int(rng.choice(deck))
-    request = int(rng.integers(4)) if rng.random() < 0.3 else -1
-    bid = profile.max_bid if request >= 0 else profile.min_bid
-    s, h, tr = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
-    start_play_nb(s, h, tr, params, hands, discards, declarer, bid, trump, False, mode, called,
-                  request, False)
-    return s, h, tr
 
 
 def bits(cards: Sequence[str]) -> tuple[int, ...]:

@@ -9,34 +9,22 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import random_contract
 
-from mighty_sim.engine.batch import policy_arrays
-from mighty_sim.engine.players import parse_players
 from mighty_sim.kernels.dd_nb import dd_value_nb, minimax_nb, side_of_nb
-from mighty_sim.kernels.layout import MAX_PLAYERS, N_T
+from mighty_sim.kernels.layout import MAX_PLAYERS
 from mighty_sim.kernels.params import MODE_CALLED, compile_profile
-from mighty_sim.kernels.play_nb import N_H, N_S, S_TRICK_NO, play_until_nb, start_play_nb
-from mighty_sim.kernels.rng_nb import seed_stream_nb
+from mighty_sim.kernels.play_nb import N_H, N_S, S_TRICK_NO, start_play_nb
 from mighty_sim.rules.cards import parse_cards
 from mighty_sim.rules.profile import BUILTIN_PROFILES, TRUMPS, load_profile
+from mighty_sim.verify.positions import random_ending
 
 ONE_DECK = [n for n in BUILTIN_PROFILES if load_profile(n).deck_copies == 1]
 
 
 def _ending(name: str, seed: int, tricks_left: int) -> tuple[np.ndarray, ...]:
-    """A random contract played at random until ``tricks_left`` tricks (and a few cards
-    of the first of them) are left."""
     profile = load_profile(name)
     params = compile_profile(profile)
-    s, h, tr = random_contract(profile, params, seed)
-    policies, _ = policy_arrays(parse_players("random", profile.players), profile)
-    st = np.zeros(1, np.uint64)
-    seed_stream_nb(st, np.uint64(seed), np.uint64(2))
-    ti = np.zeros((profile.hand_size, N_T), np.int64)
-    plays = (profile.hand_size - tricks_left) * profile.players + seed % profile.players
-    play_until_nb(st, s, h, tr, policies, params, 0.0, False, ti, 0, 0, plays)
-    return s, h, tr, params
+    return (*random_ending(profile, params, seed, tricks_left), params)
 
 
 @pytest.mark.parametrize("name", ONE_DECK, ids=lambda n: Path(n).stem)

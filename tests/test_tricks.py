@@ -10,7 +10,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import random_contract
 
 from mighty_sim.engine.batch import policy_arrays
 from mighty_sim.engine.players import parse_players
@@ -34,6 +33,7 @@ from mighty_sim.kernels.rules_nb import (
 from mighty_sim.kernels.tricks_nb import play_tricks_nb
 from mighty_sim.rules.cards import cards_of, parse_cards
 from mighty_sim.rules.profile import BUILTIN_PROFILES, TRUMPS, load_profile
+from mighty_sim.verify.positions import random_contract
 
 PROFILE_FILES = Path(__file__).parent.parent / "data" / "profiles"
 HOUSE_RULES = sorted(str(p) for p in PROFILE_FILES.glob("*.toml"))

@@ -1,0 +1,68 @@
+"""Random play positions for the kernels' tests and benchmarks: a random contract on a
+random one-deck deal, taken up at its first lead or played at random to an ending.
+
+>>> from mighty_sim.rules.profile import load_profile
+>>> from mighty_sim.kernels.params import compile_profile
+>>> p = load_profile("standard")
+>>> s, h, tr = random_ending(p, compile_profile(p), seed=4, tricks_left=2)
+>>> sum(bin(int(h[seat])).count("1") for seat in range(5))  # 2 tricks less 4 % 5 cards
+6
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine.batch import policy_arrays
+from ..engine.players import parse_players
+from ..kernels.layout import MAX_PLAYERS, N_T
+from ..kernels.params import MODE_CALLED, MODE_FIRST_TRICK, MODE_NONE
+from ..kernels.play_nb import N_H, N_S, play_until_nb, start_play_nb
+from ..kernels.rng_nb import seed_stream_nb
+from ..rules.cards import cards_of
+from ..rules.profile import TRUMPS, RuleProfile
+
+MODES = {"called": MODE_CALLED, "first-trick": MODE_FIRST_TRICK, "none": MODE_NONE}
+
+
+def random_contract(profile: RuleProfile, params: np.ndarray, seed: int
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A kernel play state (``s``, ``h``, ``tr`` of ``play_nb``) at the first lead of a
+    random contract on a random one-deck deal: random declarer, strain, friend mode and
+    called card, a 20-NT lead request now and then; the cards left over are the
+    discards."""
+    rng = np.random.default_rng(seed)
+    deck = np.array(cards_of(profile.deck_mask))
+    rng.shuffle(deck)
+    n, size = profile.players, profile.hand_size
+    hands = np.zeros(MAX_PLAYERS, np.uint64)
+    for p in range(n):
+        for c in deck[p * size:(p + 1) * size]:
+            hands[p] |= np.uint64(1) << np.uint64(c)
+    discards = np.uint64(0)
+    for c in deck[n * size:]:
+        discards |= np.uint64(1) << np.uint64(c)
+    declarer = int(rng.integers(n))
+    trump = int(rng.integers(len(TRUMPS)))
+    mode = MODES[profile.friend_modes[int(rng.integers(len(profile.friend_modes)))]]
+    called = int(rng.choice(deck))
+    request = int(rng.integers(4)) if rng.random() < 0.3 else -1
+    bid = profile.max_bid if request >= 0 else profile.min_bid
+    s, h, tr = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
+    start_play_nb(s, h, tr, params, hands, discards, declarer, bid, trump, False, mode, called,
+                  request, False)
+    return s, h, tr
+
+
+def random_ending(profile: RuleProfile, params: np.ndarray, seed: int, tricks_left: int
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`random_contract` played by random players until ``tricks_left`` tricks are
+    left, and ``seed % players`` cards of the first of them played."""
+    s, h, tr = random_contract(profile, params, seed)
+    policies, _ = policy_arrays(parse_players("random", profile.players), profile)
+    st = np.zeros(1, np.uint64)
+    seed_stream_nb(st, np.uint64(seed), np.uint64(2))
+    ti = np.zeros((profile.hand_size, N_T), np.int64)
+    plays = (profile.hand_size - tricks_left) * profile.players + seed % profile.players
+    play_until_nb(st, s, h, tr, policies, params, 0.0, False, ti, 0, 0, plays)
+    return s, h, tr
