@@ -1,7 +1,7 @@
 """The double-dummy search (kernels.dd_nb) against the same game searched exhaustively,
 nothing pruned: random contracts on random deals of every one-deck profile, played at
-random to endings of one to three tricks (taken up mid-trick too), every friend mode;
-and scripted endings whose value is worked out by hand."""
+random to endings of one to four tricks (taken up mid-trick too; up to five in the slow
+test), every friend mode; and an ending whose value is worked out by hand."""
 
 from __future__ import annotations
 
@@ -27,11 +27,12 @@ def _ending(name: str, seed: int, tricks_left: int) -> tuple[np.ndarray, ...]:
     return (*random_ending(profile, params, seed, tricks_left), params)
 
 
-@pytest.mark.parametrize("name", ONE_DECK, ids=lambda n: Path(n).stem)
-def test_the_search_finds_the_exhaustive_value(name: str) -> None:
+def _check_endings(name: str, seeds: range, tricks: tuple[int, ...]) -> int:
+    """Search every ending (seed, tricks[seed % len(tricks)] tricks left) both ways;
+    returns how many there were (a first-trick friend still unknown is skipped)."""
     searched = 0
-    for seed in range(120):
-        s, h, tr, params = _ending(name, seed, 1 + seed % 3)
+    for seed in seeds:
+        s, h, tr, params = _ending(name, seed, tricks[seed % len(tricks)])
         if side_of_nb(s) < 0:
             continue
         nodes_ab, nodes_all = np.zeros(1, np.int64), np.zeros(1, np.int64)
@@ -40,7 +41,20 @@ def test_the_search_finds_the_exhaustive_value(name: str) -> None:
         assert 0 <= value
         assert nodes_ab[0] <= nodes_all[0]
         searched += 1
-    assert searched >= 100
+    return searched
+
+
+@pytest.mark.parametrize("name", ONE_DECK, ids=lambda n: Path(n).stem)
+def test_the_search_finds_the_exhaustive_value(name: str) -> None:
+    assert _check_endings(name, range(120), (1, 2, 3)) >= 100
+    assert _check_endings(name, range(120, 140), (4,)) >= 15
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ONE_DECK, ids=lambda n: Path(n).stem)
+def test_the_search_finds_the_exhaustive_value_on_longer_endings(name: str) -> None:
+    assert _check_endings(name, range(1000, 1200), (3, 4)) >= 160
+    assert _check_endings(name, range(2000, 2004), (5,)) >= 2  # up to 10**8 positions each
 
 
 def test_a_two_trick_ending_worked_out_by_hand() -> None:
