@@ -220,15 +220,11 @@ def deals_table(batch: Batch, players: int, *, seat_columns: bool = False) -> pa
     def played(k: int, names: tuple[str, ...] | Enum) -> pa.Array:
         return _enum(col[k], names, unplayed)
 
-    def seat_list(name: str, values: np.ndarray, type_: pa.DataType,
-                  scale: float = 1.0) -> dict[str, pa.Array]:
+    def seat_list(name: str, values: np.ndarray, type_: pa.DataType) -> dict[str, pa.Array]:
         """The list ``name`` of ``values[:, :players]``, or its seat columns."""
-        dtype = type_.to_pandas_dtype()
         if not seat_columns:
-            return {name: _fixed_lists(values[:, :players].astype(dtype) / scale
-                                       if scale != 1.0 else values, players, type_)}
-        return {f"{name}_{p}": pa.array(values[:, p].astype(dtype) / scale if scale != 1.0
-                                        else values[:, p].copy(), type=type_)
+            return {name: _fixed_lists(values, players, type_)}
+        return {f"{name}_{p}": pa.array(values[:, p].copy(), type=type_)
                 for p in range(players)}
 
     hist = _history(rh, col[R_HIST_LEN].astype(np.int32))
@@ -240,7 +236,7 @@ def deals_table(batch: Batch, players: int, *, seat_columns: bool = False) -> pa
         "first_bidder": small(R_FIRST_BIDDER),
         **seat_list("hands", ru, pa.uint64()),
         "blind": pa.array(ru[:, U_BLIND].copy()),
-        **seat_list("weak_scores", rw, pa.float32(), 4.0),
+        **seat_list("weak_scores", rw[:, :players].astype(np.float32) / 4.0, pa.float32()),
         "outcome": _enum(col[R_OUTCOME], OUTCOMES),
         "redeal_by": small(R_REDEAL_BY, _Nulls(col[R_REDEAL_BY] < 0)),
         "bid_history": hist,

@@ -44,7 +44,7 @@ from .play_nb import (
     legal_now_nb,
     to_play_nb,
 )
-from .policy_nb import _POINT_CARDS, has_nb, lowest_card_nb
+from .policy_nb import _POINT_CARDS, _above_nb, has_nb, lowest_card_nb
 from .rng_nb import GOLDEN, mix64_nb
 from .rules_nb import (
     JOKER_BIT,
@@ -169,11 +169,11 @@ def distinct_nb(s: np.ndarray, h: np.ndarray, seat: int, legal: np.uint64,
     while x:
         c = lowest_card_nb(x)
         x &= ~bit_nb(c)
-        above = hand & suit_mask_nb(c // 13) & ~((bit_nb(c) << np.uint64(1)) - np.uint64(1))
+        above = hand & suit_mask_nb(c // 13) & _above_nb(c)
         if not above:
             continue
         c2 = lowest_card_nb(above)
-        between = (bit_nb(c2) - np.uint64(1)) & ~((bit_nb(c) << np.uint64(1)) - np.uint64(1))
+        between = _above_nb(c) & (bit_nb(c2) - np.uint64(1))
         if is_point_nb(c) == is_point_nb(c2) and not between & ~gone:
             out &= ~bit_nb(c)
     return out
