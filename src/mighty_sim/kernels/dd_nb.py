@@ -12,8 +12,9 @@ profiles.
 
 :func:`dd_value_nb` is an alpha-beta search with a transposition table of the positions
 at a trick's start (keyed on every hand in relative ranks, the leader and the trick;
-storing bounds on what the side takes from there on); :func:`minimax_nb` the same game searched
-exhaustively without any pruning or table, the yardstick the search is tested against.
+storing bounds on what the side takes from there on), moves ordered by what they do to
+the trick (:func:`_order_nb`); :func:`minimax_nb` the same game searched exhaustively
+without any pruning or table, the yardstick the search is tested against.
 """
 
 from __future__ import annotations
@@ -31,8 +32,10 @@ from .play_nb import (
     N_S,
     S_CAPTURED,
     S_DECLARER,
+    S_DEMANDED,
     S_FRIEND,
     S_FRIEND_HAS_LED,
+    S_JOKER_SUIT,
     S_K,
     S_LEADER,
     S_MODE,
@@ -44,7 +47,7 @@ from .play_nb import (
     legal_now_nb,
     to_play_nb,
 )
-from .policy_nb import _POINT_CARDS, _above_nb, has_nb, lowest_card_nb
+from .policy_nb import _POINT_CARDS, _above_nb, dump_value_nb, has_nb, lowest_card_nb
 from .rng_nb import GOLDEN, mix64_nb
 from .rules_nb import (
     JOKER_BIT,
@@ -54,6 +57,7 @@ from .rules_nb import (
     mighty_of_nb,
     popcount_nb,
     suit_mask_nb,
+    trick_winner_nb,
 )
 
 MAX_PLIES = 64
@@ -180,8 +184,64 @@ def distinct_nb(s: np.ndarray, h: np.ndarray, seat: int, legal: np.uint64,
 
 
 @njit(cache=True)
+def _order_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, seat: int, side: int,
+              params: np.ndarray, mc: np.ndarray, nm: int, order: np.ndarray) -> None:
+    """``order[:nm]``: the moves ``mc[:nm]`` of ``seat`` in the order they are searched,
+    the likeliest to cut first. A lead: Mighty and the joker, then cards no other hand
+    can beat in their suit, then the rest high to low. A follower: the cheapest card
+    that takes the trick so far (``dump_value_nb``), then the cards that leave it to a
+    partner, points first, then those that leave it to an opponent, cheapest first and
+    points last. (Measured against high cards first on random and played positions of
+    6 and 7 tricks left: 25-45% fewer positions in all.)"""
+    sc = np.empty(MAX_MOVES, np.int64)
+    k = s[S_K]
+    n = s[S_N]
+    trump = s[S_TRUMP]
+    mighty = mighty_of_nb(params, trump)
+    mine = (side >> seat) & 1
+    others = np.uint64(0)
+    for p in range(n):
+        if p != seat:
+            others |= h[p]
+    for i in range(nm):
+        c = mc[i]
+        cost = dump_value_nb(c, trump, mighty)
+        if k == 0:
+            if c == mighty or c == JOKER_BIT:
+                v = 3000
+            elif not others & suit_mask_nb(c // 13) & _above_nb(c) & ~bit_nb(mighty):
+                v = 2000 + cost
+            else:
+                v = cost
+        else:
+            tr[k] = c
+            idx = trick_winner_nb(tr, k + 1, trump, s[S_TRICK_NO], s[S_JOKER_SUIT],
+                                  s[S_DEMANDED] == 1, params)
+            tr[k] = -1
+            w = s[S_LEADER] + idx
+            if w >= n:
+                w -= n
+            pt = 1 if is_point_nb(c) else 0
+            if idx == k:
+                v = 2000 - cost
+            elif (side >> w) & 1 == mine:
+                v = 1000 + 200 * pt - cost
+            else:
+                v = -200 * pt - cost
+        sc[i] = v * MAX_MOVES + i  # ties (a joker's named suits): a fixed order
+    for i in range(nm):
+        order[i] = i
+    for i in range(1, nm):  # insertion sort, highest first
+        j = i
+        while j > 0 and sc[order[j - 1]] < sc[order[j]]:
+            order[j - 1], order[j] = order[j], order[j - 1]
+            j -= 1
+
+
+@njit(cache=True)
 def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray,
-              prune: bool, nodes: np.ndarray) -> int:
+              prune: bool, nodes: np.ndarray, tt_key: np.ndarray, tt_bounds: np.ndarray,
+              bits: int) -> int:
     """The side's final count from a position: fail-soft alpha-beta with the table when
     ``prune``, else every line. Iterative, one frame a ply (``ss``/``hs``/``ts`` the
     positions of the line searched, ``mc``/``ms``/``md`` each ply's moves): Numba's
@@ -197,6 +257,7 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
     mc = np.zeros((top, MAX_MOVES), np.int64)
     ms = np.zeros((top, MAX_MOVES), np.int64)
     md = np.zeros((top, MAX_MOVES), np.int64)
+    mo = np.zeros((top, MAX_MOVES), np.int64)
     # each ply's window, best so far, moves, next move, table slot, taken so far, seat
     alpha = np.zeros(top, np.int64)
     beta = np.zeros(top, np.int64)
@@ -209,12 +270,6 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
     keys = np.zeros(top, np.uint64)
     ours = np.zeros(top, np.bool_)
     ti = np.zeros((1, N_T), np.int64)
-    left = 0
-    for p in range(s0[S_N]):
-        left += popcount_nb(h0[p])
-    bits = min(TT_BITS, 8 + left // 2)
-    tt_key = np.zeros(1 << bits if prune else 1, np.uint64)
-    tt_bounds = np.zeros((tt_key.shape[0], 2), np.int64)
     ss[0, :] = s0
     hs[0, :] = h0
     ts[0, :] = tr0
@@ -262,6 +317,10 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
                 if prune:
                     legal = distinct_nb(s, h, seat, legal, params)
                 nm[d] = _moves_nb(s, h, seat, legal, params, mc[d], ms[d], md[d])
+                if prune:
+                    _order_nb(s, h, tr, seat, side, params, mc[d], nm[d], mo[d])
+                else:
+                    mo[d, :nm[d]] = np.arange(nm[d])
                 nxt[d] = -1  # no move searched yet
                 ours[d] = (side >> seat) & 1 == 1
                 best[d] = -1 if ours[d] else 1 << 30
@@ -278,7 +337,7 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
                     beta[d] = best[d]
         nxt[d] += 1
         if nxt[d] < nm[d] and not (prune and alpha[d] >= beta[d]):
-            i = nm[d] - 1 - nxt[d]  # high cards first: a cut comes sooner
+            i = mo[d, nxt[d]]
             ss[d + 1, :] = ss[d]
             hs[d + 1, :] = hs[d]
             ts[d + 1, :] = ts[d]
@@ -311,11 +370,20 @@ def dd_value_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray
     not tracking inferences) with every hand seen and best play on both sides, by
     alpha-beta search; -1 in first-trick friend mode before the first trick is over.
     ``nodes[0]`` is increased by the positions searched."""
-    return _solve_nb(s, h, tr, params, True, nodes)
+    if side_of_nb(s) < 0:
+        return -1
+    left = 0
+    for p in range(s[S_N]):
+        left += popcount_nb(h[p])
+    bits = min(TT_BITS, 8 + left // 2)
+    tt_key = np.zeros(1 << bits, np.uint64)
+    tt_bounds = np.zeros((tt_key.shape[0], 2), np.int64)
+    return _solve_nb(s, h, tr, params, True, nodes, tt_key, tt_bounds, bits)
 
 
 @njit(cache=True)
 def minimax_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
                nodes: np.ndarray) -> int:
     """:func:`dd_value_nb` by searching every line of play to its end, nothing pruned."""
-    return _solve_nb(s, h, tr, params, False, nodes)
+    tt = np.zeros(1, np.uint64)
+    return _solve_nb(s, h, tr, params, False, nodes, tt, np.zeros((1, 2), np.int64), 0)
