@@ -24,6 +24,7 @@ from ..dataset.integrity import open_run
 from ..dataset.schema import SEAT_LISTS
 from ..rules.profile import RuleProfile
 from ..rules.weak import weak_deal_probability, weak_hand_probability
+from .par import card_play, read_par
 from .stats import Z95, wilson_interval
 
 
@@ -322,6 +323,9 @@ def analyze_dataset(dataset: Path) -> dict[str, pl.DataFrame]:
     if config.to_target:
         extra["games"] = game_results(deals, config.profile.players,
                                       config.profile.ledger_target)
+    par = read_par(dataset)
+    if par is not None:
+        extra["card_play"] = card_play(par)
     return {
         "bid_success": bid_success(deals),
         "success_by_hand": success_by_hand(deals, groups),

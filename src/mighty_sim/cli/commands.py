@@ -367,6 +367,46 @@ def show(dataset: Path, deal: int) -> None:
 
 @main.command()
 @click.argument("dataset", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--deals", type=click.IntRange(min=1), default=20_000, show_default=True,
+              help="Played deals to solve: the first ones of the run.")
+@click.option("--from-trick", type=click.IntRange(min=1), default=5, show_default=True,
+              help="Solve from the start of this trick, the tricks before it replayed as "
+                   "played (first-trick friend mode: trick 2 at the earliest). The search "
+                   "time grows about tenfold a trick: standard deals take milliseconds "
+                   "from trick 5, seconds to minutes from trick 1.")
+@click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1,
+              show_default=True, help="Worker processes.")
+def par(dataset: Path, deals: int, from_trick: int, workers: int) -> None:
+    """Double-dummy par of the deals of DATASET: what the declarer's side takes against
+    best defence with every hand seen, beside what it took.
+
+    Writes DATASET/par.parquet (one row a deal: par, taken, makeable = par >= bid,
+    success, positions searched; points, or tricks in trick-bid profiles) and prints
+    the card-play table that `mighty-sim analyze` shows from then on. One-deck
+    profiles only.
+    """
+    from ..analysis.par import card_play, par_table, write_par
+    from ..analysis.report import print_tables
+    from ..dataset.integrity import open_run
+
+    run = open_run(dataset)
+    expected = min(deals, run.config.deals * max(1, run.config.ledger))
+    t0 = time.perf_counter()
+    try:
+        with _progress("par", expected) as advance:
+            table = par_table(dataset, deals=deals, from_trick=from_trick, workers=workers,
+                              progress=advance)
+    except KeyboardInterrupt:
+        raise _Interrupted("interrupted; nothing was written") from None
+    import polars as pl
+
+    path = write_par(dataset, table)
+    click.echo(f"{table.num_rows:,} deals solved in {time.perf_counter() - t0:.1f} s -> {path}")
+    print_tables({"card_play": card_play(pl.from_arrow(table))})  # type: ignore[arg-type]
+
+
+@main.command()
+@click.argument("dataset", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @_format_option("table", "json", "csv")
 def analyze(dataset: Path, fmt: str) -> None:
     """Bid success odds, redeal frequency and score variance of DATASET.

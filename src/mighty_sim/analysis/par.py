@@ -1,0 +1,205 @@
+"""Double-dummy par of recorded deals (``mighty-sim par``) and the card-play table that
+``mighty-sim analyze`` prints from it.
+
+A deal's par is what the declarer's side takes against best defence with every hand
+seen (:mod:`mighty_sim.kernels.dd_nb`), from the start of a chosen trick: the tricks
+before it are replayed as the players played them. Deals are re-simulated from the run's
+seed with their tricks recorded, in chunks of games (in worker processes with
+``workers`` > 1); every replay is checked against the recorded result and the stored
+rows. The table is written whole to ``par.parquet`` in the dataset.
+
+>>> import polars as pl
+>>> df = pl.DataFrame({"declarer_player": ["heuristic"] * 3, "par": [15, 12, 16],
+...                    "taken": [14, 12, 13], "bid": [14, 13, 15],
+...                    "success": [True, False, False], "from_trick": [5] * 3})
+>>> card_play(df).select("n", "below_par", "makeable", "lost").to_dicts()
+[{'n': 3, 'below_par': 1.3333333333333333, 'makeable': 2, 'lost': 1}]
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ..dataset.config import RunConfig
+from ..dataset.integrity import open_run
+from ..dataset.schema import deal_id
+from ..engine.batch import play_batch
+from ..kernels.layout import (
+    R_ATTEMPT,
+    R_BID,
+    R_DECLARER,
+    R_FRIEND_SEAT,
+    R_GAME,
+    R_POINTS,
+    R_SUCCESS,
+    R_TRICKS,
+    R_TRUMP,
+)
+from ..rules.profile import TRUMPS
+from .stats import Z95, wilson_interval
+
+PAR_FILE = "par.parquet"
+CHUNK_GAMES = 200
+"""Games re-simulated and solved at a time (a worker's task)."""
+
+
+def _chunk(config_dict: dict[str, Any], game_start: int, games: int, from_trick: int
+           ) -> dict[str, np.ndarray]:
+    """Par of the played deals of games ``game_start ..``: the table's columns."""
+    from ..kernels.par_nb import N_PAR, PAR_FROM, PAR_MATCH, PAR_NODES, PAR_VALUE, par_nb
+    from ..kernels.params import compile_profile
+
+    config = RunConfig.from_dict(config_dict)
+    profile = config.profile
+    games = min(games, config.games - game_start)
+    batch = play_batch(profile, seed=config.seed, game_start=game_start, games=games,
+                       players=config.players, ledger=config.ledger, record_tricks=True,
+                       to_target=config.to_target)
+    out = np.zeros((batch.rows, N_PAR), np.int64)
+    par_nb(batch.ri, batch.ru, batch.ti, compile_profile(profile), from_trick, out)
+    ri = batch.ri
+    played = np.flatnonzero(out[:, PAR_MATCH] >= 0)
+    bad = played[out[played, PAR_MATCH] != 1]
+    if len(bad):
+        raise ValueError(f"deal {deal_id(ri[bad[:1], R_GAME], ri[bad[:1], R_ATTEMPT])[0]}: "
+                         "its recorded play does not replay to its recorded result")
+    tricks_bid = profile.bid_unit == "tricks"
+    return {
+        "deal_id": deal_id(ri[played, R_GAME], ri[played, R_ATTEMPT]),
+        "declarer": ri[played, R_DECLARER].astype(np.int8),
+        "friend_seat": ri[played, R_FRIEND_SEAT].astype(np.int8),
+        "bid": ri[played, R_BID].astype(np.int8),
+        "trump": ri[played, R_TRUMP].astype(np.int8),
+        "from_trick": out[played, PAR_FROM].astype(np.int8),
+        "par": out[played, PAR_VALUE].astype(np.int8),
+        "taken": ri[played, R_TRICKS if tricks_bid else R_POINTS].astype(np.int8),
+        "points": ri[played, R_POINTS].astype(np.int8),
+        "success": ri[played, R_SUCCESS] == 1,
+        "positions": out[played, PAR_NODES],
+    }
+
+
+def _check_stored(dataset: Path, cols: dict[str, np.ndarray]) -> None:
+    """ValueError when the stored rows of these deals are not the re-simulated ones."""
+    stored = (pl.scan_parquet(open_run(dataset).files("deals"), hive_partitioning=True)
+              .filter(pl.col("deal_id").is_in(cols["deal_id"]))
+              .select("deal_id", "declarer_points").sort("deal_id").collect())
+    ids = np.asarray(stored["deal_id"])
+    order = np.argsort(cols["deal_id"])
+    if (len(ids) != len(order) or not np.array_equal(ids, cols["deal_id"][order])
+            or not np.array_equal(np.asarray(stored["declarer_points"]),
+                                  cols["points"][order])):
+        raise ValueError(f"{dataset}: the stored deals differ from their re-simulation "
+                         "(a damaged or edited run)")
+
+
+def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
+              progress: Callable[[int], None] | None = None) -> pa.Table:
+    """Par of the first ``deals`` played deals of ``dataset`` (every one if fewer) from
+    the start of trick ``from_trick``: one row a deal, with what the players took.
+
+    ``par`` and ``taken`` count what the contract counts: points, or tricks in trick-bid
+    profiles; ``makeable`` is ``par >= bid``. ValueError for a two-deck profile (the
+    search plays one deck) or a trick out of range."""
+    config = open_run(dataset).config
+    profile = config.profile
+    if profile.deck_copies != 1:
+        raise ValueError(f"{profile.name} plays two decks; the double-dummy search plays "
+                         "one-deck profiles only")
+    if not 1 <= from_trick <= profile.hand_size:
+        raise ValueError(f"--from-trick: {profile.name} plays tricks 1 to "
+                         f"{profile.hand_size}, got {from_trick}")
+    per_game = max(1, config.ledger)
+    games = min(config.games, math.ceil(deals / per_game))
+    starts = list(range(0, games, CHUNK_GAMES))
+    cdict = config.to_dict()
+    parts: list[dict[str, np.ndarray]] = []
+    if workers <= 1 or len(starts) <= 1:
+        for g in starts:
+            parts.append(_chunk(cdict, g, min(CHUNK_GAMES, games - g), from_trick))
+            if progress is not None:
+                progress(len(parts[-1]["deal_id"]))
+    else:
+        _chunk(cdict, 0, 1, profile.hand_size)  # compiled once here, loaded by workers
+        ctx = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+            futures = [pool.submit(_chunk, cdict, g, min(CHUNK_GAMES, games - g),
+                                   from_trick) for g in starts]
+            for f in futures:
+                parts.append(f.result())
+                if progress is not None:
+                    progress(len(parts[-1]["deal_id"]))
+    cols = {k: np.concatenate([p[k] for p in parts])[:deals] for k in parts[0]}
+    _check_stored(dataset, cols)
+    player = [config.players[d].policy for d in cols["declarer"]]
+    friend = cols["friend_seat"]
+    return pa.table({
+        "deal_id": cols["deal_id"],
+        "declarer": cols["declarer"],
+        "declarer_player": pa.array(player, pa.string()).dictionary_encode(),
+        "friend_seat": pa.array(friend, mask=friend < 0),
+        "bid": cols["bid"],
+        "trump": pa.array([TRUMPS[t] for t in cols["trump"]]).dictionary_encode(),
+        "from_trick": cols["from_trick"],
+        "par": cols["par"],
+        "taken": cols["taken"],
+        "makeable": cols["par"] >= cols["bid"],
+        "success": cols["success"],
+        "positions": cols["positions"],
+    })
+
+
+def write_par(dataset: Path, table: pa.Table) -> Path:
+    """``table`` written whole to ``dataset/par.parquet`` (a temporary file renamed into
+    place)."""
+    path = dataset / PAR_FILE
+    tmp = dataset / f".{PAR_FILE}.{os.getpid()}.tmp"
+    try:
+        pq.write_table(table, tmp, compression="zstd")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path
+
+
+def card_play(par: pl.DataFrame) -> pl.DataFrame:
+    """The declarer side's card play against double-dummy par, by the declarer's player:
+    deals, mean ``par - taken`` (``below_par``, with a 95% interval), the deals whose
+    contract was makeable and how many of them were lost (``lost_rate`` with a Wilson
+    interval), and the share that made more than par (the defence's errors)."""
+    rows = []
+    for (player, start), g in par.group_by("declarer_player", "from_trick", maintain_order=True):
+        gap = (g["par"].cast(pl.Int64) - g["taken"].cast(pl.Int64)).to_numpy()
+        n = len(gap)
+        half = Z95 * float(gap.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
+        makeable = g.filter(pl.col("makeable") if "makeable" in g.columns
+                            else pl.col("par") >= pl.col("bid"))
+        lost = int((~makeable["success"]).sum())
+        low, high = wilson_interval(lost, makeable.height)
+        rows.append({
+            "declarer_player": player, "from_trick": start, "n": n,
+            "below_par": float(gap.mean()), "below_par_low": float(gap.mean()) - half,
+            "below_par_high": float(gap.mean()) + half,
+            "makeable": makeable.height, "lost": lost,
+            "lost_rate": lost / makeable.height if makeable.height else math.nan,
+            "lost_low": low, "lost_high": high,
+            "above_par_share": float((gap < 0).mean()),
+        })
+    return pl.DataFrame(rows).sort("declarer_player", "from_trick") if rows else pl.DataFrame()
+
+
+def read_par(dataset: Path) -> pl.DataFrame | None:
+    """The dataset's par table, or None when ``mighty-sim par`` has not written one."""
+    path = dataset / PAR_FILE
+    return pl.read_parquet(path) if path.exists() else None

@@ -1,0 +1,132 @@
+"""Double-dummy par of recorded deals: each played deal of a batch taken up at the start
+of a given trick (its earlier tricks replayed as recorded) and solved by
+:func:`.dd_nb.dd_value_nb`; the rest of its recorded play replayed after, to check that
+the recorded deal is what was rebuilt.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import njit
+from .dd_nb import dd_value_nb
+from .layout import (
+    MAX_PLAYERS,
+    OUTCOME_PLAYED,
+    R_BID,
+    R_DECLARER,
+    R_FRIEND_CARD,
+    R_FRIEND_MODE,
+    R_FRIEND_SEAT,
+    R_LEAD_REQUEST,
+    R_OUTCOME,
+    R_POINTS,
+    R_TRICKS,
+    R_TRUMP,
+    R_TRUMP_CHANGED,
+    T_CARDS,
+    T_DEMAND,
+    T_JOKER_SUIT,
+    T_LEADER,
+    T_NO,
+    T_ROW,
+    U_BLIND,
+    U_DISCARDS,
+)
+from .params import MODE_FIRST_TRICK, P_PLAYERS, P_TOTAL_POINTS
+from .play_nb import (
+    N_H,
+    N_S,
+    S_CAPTURED,
+    S_DECLARER,
+    S_FRIEND,
+    S_K,
+    S_LEADER,
+    S_N,
+    S_TRICK_NO,
+    S_WON,
+    apply_play_nb,
+    start_play_nb,
+    to_play_nb,
+)
+
+# what par_nb writes a row: the par, the trick it is taken from, positions searched,
+# whether the replay matched the record
+PAR_VALUE, PAR_FROM, PAR_NODES, PAR_MATCH, N_PAR = range(5)
+
+
+@njit(cache=True)
+def _replay_trick_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, ti: np.ndarray,
+                     t: int, params: np.ndarray, scratch: np.ndarray) -> bool:
+    """Play recorded trick row ``t`` of ``ti`` into the state; False when its leader or
+    number is not the state's (the record is not this deal's play)."""
+    if ti[t, T_NO] != s[S_TRICK_NO] or ti[t, T_LEADER] != s[S_LEADER]:
+        return False
+    for _ in range(s[S_N]):
+        seat = to_play_nb(s)
+        c = ti[t, T_CARDS + s[S_K]]
+        if not (h[seat] >> np.uint64(c)) & np.uint64(1):
+            return False
+        apply_play_nb(s, h, tr, seat, c, ti[t, T_JOKER_SUIT], ti[t, T_DEMAND] == 1, params,
+                      False, scratch, 0, 0)
+    return True
+
+
+@njit(cache=True)
+def par_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarray,
+           from_trick: int, out: np.ndarray) -> None:
+    """For each row ``r`` of ``ri`` (a batch recorded with tricks): ``out[r, PAR_VALUE]``
+    the declarer side's double-dummy count (points, or tricks in trick-bid profiles)
+    from the start of trick ``from_trick`` (trick 2 in first-trick friend mode, where
+    the friend is only known after trick 1), -1 for a deal not played;
+    ``out[r, PAR_MATCH]`` 1 when the whole recorded play replays to the recorded
+    result."""
+    n = params[P_PLAYERS]
+    first = np.full(ri.shape[0], -1, np.int64)  # each row's first trick row
+    for t in range(ti.shape[0] - 1, -1, -1):
+        first[ti[t, T_ROW]] = t
+    s = np.zeros(N_S, np.int64)
+    h = np.zeros(N_H, np.uint64)
+    tr = np.zeros(MAX_PLAYERS, np.int64)
+    hands = np.zeros(MAX_PLAYERS, np.uint64)
+    scratch = np.zeros((1, ti.shape[1]), np.int64)
+    nodes = np.zeros(1, np.int64)
+    for r in range(ri.shape[0]):
+        out[r, :] = -1
+        if ri[r, R_OUTCOME] != OUTCOME_PLAYED:
+            continue
+        declarer = ri[r, R_DECLARER]
+        for p in range(MAX_PLAYERS):
+            hands[p] = ru[r, p] if p < n else np.uint64(0)
+        discards = ru[r, U_DISCARDS]
+        hands[declarer] = (hands[declarer] | ru[r, U_BLIND]) & ~discards
+        mode = ri[r, R_FRIEND_MODE]
+        start_play_nb(s, h, tr, params, hands, discards, declarer, ri[r, R_BID],
+                      ri[r, R_TRUMP], ri[r, R_TRUMP_CHANGED] == 1, mode,
+                      ri[r, R_FRIEND_CARD], ri[r, R_LEAD_REQUEST], False)
+        start = max(from_trick, 2) if mode == MODE_FIRST_TRICK else from_trick
+        ok = first[r] >= 0
+        t = first[r]
+        while ok and s[S_TRICK_NO] < start:
+            ok = (t < ti.shape[0] and ti[t, T_ROW] == r
+                  and _replay_trick_nb(s, h, tr, ti, t, params, scratch))
+            t += 1
+        if not ok:
+            out[r, PAR_MATCH] = 0
+            continue
+        nodes[0] = 0
+        out[r, PAR_VALUE] = dd_value_nb(s.copy(), h.copy(), tr.copy(), params, nodes)
+        out[r, PAR_FROM] = start
+        out[r, PAR_NODES] = nodes[0]
+        while ok and t < ti.shape[0] and ti[t, T_ROW] == r:
+            ok = _replay_trick_nb(s, h, tr, ti, t, params, scratch)
+            t += 1
+        points, tricks = params[P_TOTAL_POINTS], 0
+        for p in range(n):
+            if p == s[S_DECLARER] or p == s[S_FRIEND]:
+                tricks += s[S_WON + p]
+            else:
+                points -= s[S_CAPTURED + p]
+        ok = (ok and s[S_FRIEND] == ri[r, R_FRIEND_SEAT] and points == ri[r, R_POINTS]
+              and tricks == ri[r, R_TRICKS])
+        out[r, PAR_MATCH] = 1 if ok else 0

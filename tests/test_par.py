@@ -1,0 +1,172 @@
+"""Double-dummy par of recorded deals (kernels.par_nb, analysis.par, `mighty-sim par`):
+the deals rebuilt from their rows and tricks replay to their recorded results in every
+one-deck profile; the par is the exhaustive search's value of the position rebuilt from
+the decoded rows and tricks; from the last trick, where every card is forced, it is what
+the players took; a record that is not the deal's play is found out; the command writes
+par.parquet, `analyze` shows its card-play table, and bad input is one line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from mighty_sim.analysis.par import card_play
+from mighty_sim.cli.commands import main
+from mighty_sim.dataset.schema import deals_table, tricks_table
+from mighty_sim.engine.batch import Batch, play_batch
+from mighty_sim.engine.players import parse_players
+from mighty_sim.kernels.dd_nb import minimax_nb
+from mighty_sim.kernels.layout import MAX_PLAYERS, N_T, R_POINTS, R_TRICKS, T_CARDS
+from mighty_sim.kernels.par_nb import N_PAR, PAR_FROM, PAR_MATCH, PAR_VALUE, par_nb
+from mighty_sim.kernels.params import FRIEND_MODES, compile_profile
+from mighty_sim.kernels.play_nb import N_H, N_S, apply_play_nb, start_play_nb
+from mighty_sim.rules.cards import SUITS, parse_card
+from mighty_sim.rules.profile import BUILTIN_PROFILES, TRUMPS, RuleProfile, load_profile
+
+ONE_DECK = [n for n in BUILTIN_PROFILES if load_profile(n).deck_copies == 1]
+
+
+def _par(name: str, from_trick: int, games: int = 60, players: str = "heuristic"
+         ) -> tuple[np.ndarray, np.ndarray, Batch]:
+    profile = load_profile(name)
+    batch = play_batch(profile, seed=5, game_start=0, games=games,
+                       players=parse_players(players, profile.players), record_tricks=True)
+    out = np.zeros((batch.rows, N_PAR), np.int64)
+    par_nb(batch.ri, batch.ru, batch.ti, compile_profile(profile), from_trick, out)
+    return out, batch.ri, batch
+
+
+@pytest.mark.parametrize("name", ONE_DECK)
+def test_par_from_the_last_trick_is_what_was_taken(name: str) -> None:
+    profile = load_profile(name)
+    out, ri, _ = _par(name, profile.hand_size, players="random")
+    played = out[:, PAR_MATCH] >= 0
+    assert played.sum() >= 60
+    assert (out[played, PAR_MATCH] == 1).all()
+    assert (out[played, PAR_FROM] == profile.hand_size).all()
+    taken = ri[played, R_TRICKS if profile.bid_unit == "tricks" else R_POINTS]
+    assert np.array_equal(out[played, PAR_VALUE], taken)
+
+
+def _card(name: str) -> int:
+    return parse_card(name).bit_length() - 1
+
+
+def _position(profile: RuleProfile, row: dict, tricks: list[dict], start: int
+              ) -> tuple[np.ndarray, ...]:
+    """The play state at trick ``start`` of a decoded deals row and its decoded tricks,
+    built here apart from the kernel's own replay."""
+    params = compile_profile(profile)
+    d = row["declarer"]
+    hands = np.zeros(MAX_PLAYERS, np.uint64)
+    for p in range(profile.players):
+        hands[p] = row["hands"][p]
+    hands[d] = (int(hands[d]) | row["blind"]) & ~row["discards"]
+    s, h, tr = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
+    start_play_nb(s, h, tr, params, hands, np.uint64(row["discards"]), d, row["bid"],
+                  TRUMPS.index(row["trump"]), row["trump_changed"],
+                  FRIEND_MODES.index(row["friend_mode"]),
+                  _card(row["friend_card"]) if row["friend_card"] else -1,
+                  SUITS.index(row["lead_request"]) if row["lead_request"] else -1, False)
+    ti = np.zeros((1, N_T), np.int64)
+    for trick in tricks[:start - 1]:
+        suit = SUITS.index(trick["joker_suit"]) if trick["joker_suit"] else -1
+        for i, card in enumerate(trick["cards"]):
+            seat = (trick["leader"] + i) % profile.players
+            apply_play_nb(s, h, tr, seat, _card(card), suit, trick["demand"], params,
+                          False, ti, 0, 0)
+    return s, h, tr, params
+
+
+@pytest.mark.parametrize("name", ONE_DECK)
+def test_par_is_the_exhaustive_value_of_the_recorded_position(name: str) -> None:
+    profile = load_profile(name)
+    start = profile.hand_size - 2
+    out, ri, batch = _par(name, start, games=25)
+    rows = deals_table(batch, profile.players).to_pylist()
+    tricks = tricks_table(batch, profile.players).to_pylist()
+    checked = 0
+    for r, row in enumerate(rows):
+        if out[r, PAR_MATCH] < 0:
+            continue
+        assert out[r, PAR_MATCH] == 1
+        own = [t for t in tricks if t["deal_id"] == row["deal_id"]]
+        s, h, tr, params = _position(profile, row, own, out[r, PAR_FROM])
+        assert out[r, PAR_VALUE] == minimax_nb(s, h, tr, params, np.zeros(1, np.int64)), r
+        checked += 1
+    assert checked >= 25
+
+
+def test_a_record_that_is_not_the_deals_play_is_found_out() -> None:
+    profile = load_profile("standard")
+    batch = play_batch(profile, seed=5, game_start=0, games=20,
+                       players=parse_players("heuristic", 5), record_tricks=True)
+    ti = batch.ti.copy()
+    ti[2, T_CARDS], ti[2, T_CARDS + 1] = ti[2, T_CARDS + 1], ti[2, T_CARDS]  # two cards swapped
+    out = np.zeros((batch.rows, N_PAR), np.int64)
+    par_nb(batch.ri, batch.ru, ti, compile_profile(profile), 8, out)
+    assert (out[:, PAR_MATCH] == 0).sum() == 1
+
+
+def test_card_play_table() -> None:
+    df = pl.DataFrame({
+        "declarer_player": ["pimc", "heuristic", "heuristic", "heuristic", "pimc"],
+        "from_trick": [5] * 5, "par": [14, 15, 12, 16, 13], "taken": [14, 14, 12, 13, 15],
+        "bid": [14, 14, 13, 15, 13], "success": [True, True, False, False, True],
+        "makeable": [True, True, False, True, True],
+    })
+    table = {r["declarer_player"]: r for r in card_play(df).to_dicts()}
+    assert table["heuristic"]["n"] == 3
+    assert table["heuristic"]["below_par"] == pytest.approx(4 / 3)
+    assert (table["heuristic"]["makeable"], table["heuristic"]["lost"]) == (2, 1)
+    assert table["heuristic"]["below_par_low"] < 4 / 3 < table["heuristic"]["below_par_high"]
+    assert table["pimc"]["below_par"] == pytest.approx(-1.0)
+    assert table["pimc"]["above_par_share"] == pytest.approx(0.5)
+
+
+def _invoke(*args: str) -> object:
+    return CliRunner().invoke(main, list(args))
+
+
+def test_par_command_writes_the_table_that_analyze_shows(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    r = _invoke("simulate", "--deals", "300", "--out", str(out), "--workers", "1")
+    assert r.exit_code == 0, r.output  # type: ignore[attr-defined]
+    r = _invoke("par", str(out), "--deals", "250", "--from-trick", "7", "--workers", "2")
+    assert r.exit_code == 0, r.output  # type: ignore[attr-defined]
+    par = pl.read_parquet(out / "par.parquet")
+    assert par.height == 250 and (par["from_trick"] == 7).all()
+    deals = pl.read_parquet(out / "deals").filter(pl.col("outcome") == "played")
+    joined = par.join(deals.select("deal_id", "declarer_points", "bid"), on="deal_id")
+    assert joined.height == 250
+    assert (joined["taken"] == joined["declarer_points"]).all()
+    assert (joined["makeable"] == (joined["par"] >= joined["bid"])).all()
+    # one worker gives the same table
+    r = _invoke("par", str(out), "--deals", "250", "--from-trick", "7", "--workers", "1")
+    assert pl.read_parquet(out / "par.parquet").equals(par)
+    r = _invoke("analyze", str(out), "--format", "json")
+    assert r.exit_code == 0 and '"card_play"' in r.output  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--from-trick", "11"], "plays tricks 1 to 10"),
+    (["--deals", "0"], "--deals"),
+])
+def test_par_bad_input_is_one_line(tmp_path: Path, args: list[str], message: str) -> None:
+    out = tmp_path / "run"
+    _invoke("simulate", "--deals", "20", "--out", str(out), "--workers", "1")
+    r = _invoke("par", str(out), *args)
+    assert r.exit_code == 2 and message in r.output  # type: ignore[attr-defined]
+    assert not (out / "par.parquet").exists()
+
+
+def test_par_refuses_two_decks(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    _invoke("simulate", "--profile", "russian-6p", "--deals", "10", "--out", str(out),
+            "--workers", "1")
+    r = _invoke("par", str(out))
+    assert r.exit_code == 2 and "one-deck profiles only" in r.output  # type: ignore[attr-defined]
