@@ -4,10 +4,17 @@ What it counts: random contracts of ``standard`` on random deals, played by rand
 players to an ending of N tricks left (and a few cards of the first of them), each
 solved once from a cold table, one thread, compiled code; per N the median and 99th
 percentile (the maximum with fewer than 100 positions) of the wall time a solve and the
-median positions searched. Before timing, it checks the search against the exhaustive
-one on 50 endings of 2 tricks.
+median positions searched. With ``--played D``, the same figures for D deals played by
+heuristic players (the contracts and hands of real auctions and exchanges), each taken
+up at the start of trick T (``--from``, the tricks before replayed as played), as
+``mighty-sim par`` solves them. With ``--parts N``, what each part of the search buys:
+positions and time on the same endings of N tricks with the whole search, with each part
+left out, and with alpha-beta alone (up to 5 tricks). Before timing, it checks the
+search against the exhaustive one on 50 endings of 2 tricks.
 
     .venv/bin/python benchmarks/bench_dd.py [--tricks 3,4,5,6] [--positions 40]
+    .venv/bin/python benchmarks/bench_dd.py --tricks "" --played 2000 --from 7,6,5
+    .venv/bin/python benchmarks/bench_dd.py --tricks "" --parts 5
 """
 
 from __future__ import annotations
@@ -20,10 +27,87 @@ import numpy as np
 from _results import print_figures, save
 from numba import config as numba_config
 
-from mighty_sim.kernels.dd_nb import dd_value_nb, minimax_nb, side_of_nb
+from mighty_sim.engine.batch import play_batch
+from mighty_sim.engine.players import parse_players
+from mighty_sim.kernels.dd_nb import (
+    USE_ALL,
+    USE_BOUNDS,
+    USE_EQUALS,
+    USE_ORDER,
+    USE_PRUNING,
+    USE_TABLE,
+    dd_search_nb,
+    dd_value_nb,
+    minimax_nb,
+    side_of_nb,
+)
+from mighty_sim.kernels.layout import MAX_PLAYERS, OUTCOME_PLAYED, R_OUTCOME
+from mighty_sim.kernels.par_nb import first_tricks_nb, recorded_position_nb
 from mighty_sim.kernels.params import compile_profile
-from mighty_sim.rules.profile import load_profile
+from mighty_sim.kernels.play_nb import N_H, N_S
+from mighty_sim.rules.profile import RuleProfile, load_profile
 from mighty_sim.verify.positions import random_ending
+
+
+def _summary(seconds: list[float], searched: list[int], name: str) -> dict[str, float]:
+    tail = np.percentile(seconds, 99) if len(seconds) >= 100 else max(seconds)
+    return {f"{name}_median_ms": float(np.median(seconds)) * 1e3,
+            f"{name}_p99_or_max_ms": float(tail) * 1e3,
+            f"{name}_max_ms": float(max(seconds)) * 1e3,
+            f"{name}_median_positions": float(np.median(searched))}
+
+
+def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[int]
+            ) -> dict[str, float]:
+    """Solve times of heuristic-played deals from the start of each trick of ``starts``."""
+    batch = play_batch(profile, seed=1, game_start=0, games=deals,
+                       players=parse_players("heuristic", profile.players), record_tricks=True)
+    rows = np.flatnonzero(batch.ri[:, R_OUTCOME] == OUTCOME_PLAYED)[:deals]
+    first = first_tricks_nb(batch.rows, batch.ti)
+    s, h, tr = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
+    nodes = np.zeros(1, np.int64)
+    figures: dict[str, float] = {}
+    for start in starts:
+        seconds, searched = [], []
+        for r in rows:
+            recorded_position_nb(batch.ri, batch.ru, batch.ti, r, first[r], params, start,
+                                 s, h, tr)
+            nodes[0] = 0
+            t = time.perf_counter()
+            dd_value_nb(s, h, tr, params, nodes)
+            seconds.append(time.perf_counter() - t)
+            searched.append(int(nodes[0]))
+        figures.update(_summary(seconds, searched, f"played_from_trick_{start}"))
+    return figures
+
+
+PARTS = {"table": USE_TABLE, "bounds": USE_BOUNDS, "equals": USE_EQUALS, "order": USE_ORDER}
+
+
+def _parts(profile: RuleProfile, params: np.ndarray, left: int, count: int
+           ) -> dict[str, float]:
+    """Total positions and seconds on ``count`` endings of ``left`` tricks: the whole
+    search, without each part, alpha-beta alone (up to 5 tricks)."""
+    endings = []
+    seed = 0
+    while len(endings) < count:
+        s, h, tr = random_ending(profile, params, 7000 + seed, left)
+        seed += 1
+        if side_of_nb(s) >= 0:
+            endings.append((s, h, tr))
+    runs = {"all": USE_ALL, **{f"without_{k}": USE_ALL & ~v for k, v in PARTS.items()}}
+    if left <= 5:  # alone it searches about 500 times the positions
+        runs["alpha_beta_alone"] = USE_PRUNING
+    figures: dict[str, float] = {}
+    nodes = np.zeros(1, np.int64)
+    for name, uses in runs.items():
+        nodes[0] = 0
+        t = time.perf_counter()
+        for s, h, tr in endings:
+            dd_search_nb(s.copy(), h.copy(), tr.copy(), params, nodes, uses)
+        figures[f"parts_{left}_tricks_{name}_positions"] = float(nodes[0])
+        figures[f"parts_{left}_tricks_{name}_s"] = time.perf_counter() - t
+    return figures
 
 
 def main() -> None:
@@ -31,6 +115,11 @@ def main() -> None:
     ap.add_argument("--profile", default="standard")
     ap.add_argument("--tricks", default="3,4,5,6", help="tricks left, comma-separated")
     ap.add_argument("--positions", type=int, default=40, help="endings a number of tricks")
+    ap.add_argument("--played", type=int, default=0, help="heuristic-played deals a trick")
+    ap.add_argument("--from", dest="starts", default="7,6,5",
+                    help="tricks to take played deals up at, comma-separated")
+    ap.add_argument("--parts", type=int, default=0,
+                    help="tricks left of the endings that weigh the search's parts")
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results/dd.json"))
     args = ap.parse_args()
     if numba_config.DISABLE_JIT:
@@ -44,7 +133,7 @@ def main() -> None:
             assert dd_value_nb(s.copy(), h.copy(), tr.copy(), params, nodes) == minimax_nb(
                 s, h, tr, params, nodes), f"ending {seed}: the search is not exact"
     figures: dict[str, float] = {}
-    for left in (int(t) for t in args.tricks.split(",")):
+    for left in (int(t) for t in args.tricks.split(",") if t):
         seconds, searched = [], []
         seed = 0
         while len(seconds) < args.positions:
@@ -57,14 +146,17 @@ def main() -> None:
             dd_value_nb(s, h, tr, params, nodes)
             seconds.append(time.perf_counter() - t)
             searched.append(int(nodes[0]))
-        tail = np.percentile(seconds, 99) if len(seconds) >= 100 else max(seconds)
-        figures[f"{left}_tricks_median_ms"] = float(np.median(seconds)) * 1e3
-        figures[f"{left}_tricks_p99_or_max_ms"] = float(tail) * 1e3
-        figures[f"{left}_tricks_median_positions"] = float(np.median(searched))
+        figures.update(_summary(seconds, searched, f"{left}_tricks"))
+    if args.parts:
+        figures.update(_parts(profile, params, args.parts, args.positions))
+    if args.played:
+        figures.update(_played(profile, params, args.played,
+                               [int(t) for t in args.starts.split(",")]))
     print(f"double-dummy search, {args.profile}, {args.positions} endings a number of "
-          "tricks left")
+          f"tricks left; {args.played} played deals a starting trick")
     print_figures(figures)
-    save({"profile": args.profile, "positions": args.positions, **figures}, args.out)
+    save({"profile": args.profile, "positions": args.positions, "played": args.played,
+          **figures}, args.out)
 
 
 if __name__ == "__main__":

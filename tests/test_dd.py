@@ -1,7 +1,8 @@
 """The double-dummy search (kernels.dd_nb) against the same game searched exhaustively,
 nothing pruned: random contracts on random deals of every one-deck profile, played at
 random to endings of one to four tricks (taken up mid-trick too; up to five in the slow
-test), every friend mode; and an ending whose value is worked out by hand."""
+test), every friend mode; each part of the search alone and left out; and an ending whose
+value is worked out by hand."""
 
 from __future__ import annotations
 
@@ -10,7 +11,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mighty_sim.kernels.dd_nb import dd_value_nb, minimax_nb, side_of_nb
+from mighty_sim.kernels.dd_nb import (
+    USE_ALL,
+    USE_BOUNDS,
+    USE_EQUALS,
+    USE_ORDER,
+    USE_PRUNING,
+    USE_TABLE,
+    dd_search_nb,
+    dd_value_nb,
+    minimax_nb,
+    side_of_nb,
+)
 from mighty_sim.kernels.layout import MAX_PLAYERS
 from mighty_sim.kernels.params import MODE_CALLED, compile_profile
 from mighty_sim.kernels.play_nb import N_H, N_S, S_TRICK_NO, start_play_nb
@@ -55,6 +67,25 @@ def test_the_search_finds_the_exhaustive_value(name: str) -> None:
 def test_the_search_finds_the_exhaustive_value_on_longer_endings(name: str) -> None:
     assert _check_endings(name, range(1000, 1200), (3, 4)) >= 160
     assert _check_endings(name, range(2000, 2004), (5,)) >= 2  # up to 10**8 positions each
+
+
+PARTS = (USE_PRUNING, USE_TABLE, USE_BOUNDS, USE_EQUALS, USE_ORDER)
+
+
+@pytest.mark.parametrize("uses", [USE_PRUNING | p for p in PARTS[1:]]
+                         + [USE_ALL & ~p for p in PARTS])
+def test_each_part_of_the_search_alone_and_left_out_keeps_the_value(uses: int) -> None:
+    searched = 0
+    for name in ("standard", "ucla-4p", "russian-3p"):
+        for seed in range(40):
+            s, h, tr, params = _ending(name, 500 + seed, 2 + seed % 2)
+            if side_of_nb(s) < 0:
+                continue
+            nodes = np.zeros(1, np.int64)
+            exact = minimax_nb(s.copy(), h.copy(), tr.copy(), params, nodes)
+            assert dd_search_nb(s, h, tr, params, nodes, uses) == exact, (name, seed)
+            searched += 1
+    assert searched >= 100
 
 
 def test_a_two_trick_ending_worked_out_by_hand() -> None:

@@ -47,7 +47,14 @@ from .play_nb import (
     legal_now_nb,
     to_play_nb,
 )
-from .policy_nb import _POINT_CARDS, _above_nb, dump_value_nb, has_nb, lowest_card_nb
+from .policy_nb import (
+    _POINT_CARDS,
+    _above_nb,
+    dump_value_nb,
+    has_nb,
+    highest_card_nb,
+    lowest_card_nb,
+)
 from .rng_nb import GOLDEN, mix64_nb
 from .rules_nb import (
     JOKER_BIT,
@@ -65,6 +72,13 @@ MAX_PLIES = 64
 TT_BITS = 20
 """The transposition table's entries, at most: 2**TT_BITS (fewer for fewer cards left:
 clearing the table is most of a short ending's time)."""
+
+
+USE_PRUNING, USE_TABLE, USE_BOUNDS, USE_EQUALS, USE_ORDER = 1, 2, 4, 8, 16
+"""The parts of the search (:func:`dd_search_nb`): alpha-beta cuts, the table of
+positions at a trick's start, the bounds from the points still in play, equal cards
+searched once, moves ordered by what they do to the trick."""
+USE_ALL = 31
 
 
 @njit(cache=True)
@@ -137,17 +151,22 @@ def _key_nb(s: np.ndarray, h: np.ndarray, params: np.ndarray) -> np.uint64:
         if hunter >= 0 and has_nb(hand, hunter):
             where |= (p + 1) << 4
     for suit in range(4):
-        low, high = 0, 8  # the next relative rank of a plain card, of a point card
-        for c in range(suit * 13, suit * 13 + 13):
-            for p in range(n):
-                if has_nb(h[p], c):
-                    if is_point_nb(c):
-                        canon[p] |= bit_nb(suit * 13 + high)
-                        high += 1
-                    else:
-                        canon[p] |= bit_nb(suit * 13 + low)
-                        low += 1
-                    break
+        sm = suit_mask_nb(suit)
+        alive = np.uint64(0)
+        for p in range(n):
+            alive |= h[p] & sm
+        points = alive & _POINT_CARDS
+        plain = alive & ~_POINT_CARDS
+        for p in range(n):
+            x = h[p] & sm
+            while x:
+                b = x & (~x + np.uint64(1))  # the lowest card
+                x ^= b
+                if b & _POINT_CARDS:
+                    r = 8 + popcount_nb(points & (b - np.uint64(1)))
+                else:
+                    r = popcount_nb(plain & (b - np.uint64(1)))
+                canon[p] |= bit_nb(suit * 13 + r)
     z = mix64_nb(z * GOLDEN + np.uint64(where))
     for p in range(n):
         z = mix64_nb(z * GOLDEN + canon[p])
@@ -188,7 +207,8 @@ def _order_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, seat: int, side: int
               params: np.ndarray, mc: np.ndarray, nm: int, order: np.ndarray) -> None:
     """``order[:nm]``: the moves ``mc[:nm]`` of ``seat`` in the order they are searched,
     the likeliest to cut first. A lead: Mighty and the joker, then cards no other hand
-    can beat in their suit, then the rest high to low. A follower: the cheapest card
+    can beat in their suit, then low cards of suits whose top card a partner holds, then
+    the rest high to low. A follower: the cheapest card
     that takes the trick so far (``dump_value_nb``), then the cards that leave it to a
     partner, points first, then those that leave it to an opponent, cheapest first and
     points last. (Measured against high cards first on random and played positions of
@@ -200,9 +220,12 @@ def _order_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, seat: int, side: int
     mighty = mighty_of_nb(params, trump)
     mine = (side >> seat) & 1
     others = np.uint64(0)
+    partner = np.uint64(0)
     for p in range(n):
         if p != seat:
             others |= h[p]
+            if (side >> p) & 1 == mine:
+                partner |= h[p]
     for i in range(nm):
         c = mc[i]
         cost = dump_value_nb(c, trump, mighty)
@@ -213,6 +236,9 @@ def _order_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, seat: int, side: int
                 v = 2000 + cost
             else:
                 v = cost
+                rest = others & suit_mask_nb(c // 13) & ~bit_nb(mighty)
+                if rest and has_nb(partner, highest_card_nb(rest)):
+                    v = 1500 - cost  # low to a partner's top card
         else:
             tr[k] = c
             idx = trick_winner_nb(tr, k + 1, trump, s[S_TRICK_NO], s[S_JOKER_SUIT],
@@ -240,16 +266,18 @@ def _order_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, seat: int, side: int
 
 @njit(cache=True)
 def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray,
-              prune: bool, nodes: np.ndarray, tt_key: np.ndarray, tt_bounds: np.ndarray,
+              uses: int, nodes: np.ndarray, tt_key: np.ndarray, tt_bounds: np.ndarray,
               bits: int) -> int:
-    """The side's final count from a position: fail-soft alpha-beta with the table when
-    ``prune``, else every line. Iterative, one frame a ply (``ss``/``hs``/``ts`` the
-    positions of the line searched, ``mc``/``ms``/``md`` each ply's moves): Numba's
-    cache does not reload recursive functions. Positions at a trick's start keep in the
-    table the bounds found on what the side takes from there on."""
+    """The side's final count from a position: fail-soft alpha-beta with the parts of
+    the search ``uses`` names, every line with none. Iterative, one frame a ply
+    (``ss``/``hs``/``ts`` the positions of the line searched, ``mc``/``ms``/``md`` each
+    ply's moves): Numba's cache does not reload recursive functions. Positions at a
+    trick's start keep in the table the bounds found on what the side takes from there
+    on."""
     side = side_of_nb(s0)
     if side < 0:
         return -1
+    prune = uses & USE_PRUNING != 0
     top = MAX_PLIES + 1
     ss = np.zeros((top, N_S), np.int64)
     hs = np.zeros((top, N_H), np.uint64)
@@ -285,7 +313,7 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
             known = s[S_TRICK_NO] > params[P_HAND_SIZE]
             if known:  # the play is over
                 value = _taken_nb(s, params, side)
-            elif prune:  # what the side can still gain or lose bounds the value
+            elif uses & USE_BOUNDS:  # what the side can still gain or lose bounds the value
                 lo, hi = _range_nb(s, h, tr, params, side)
                 if hi <= alpha[d]:
                     value, known = hi, True
@@ -293,7 +321,7 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
                     value, known = lo, True
             if not known:
                 slot[d] = -1
-                if prune and s[S_K] == 0:
+                if uses & USE_TABLE and s[S_K] == 0:
                     now[d] = _taken_nb(s, params, side)
                     keys[d] = _key_nb(s, h, params)
                     k = np.int64(keys[d] >> np.uint64(64 - bits))
@@ -314,10 +342,10 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
                 window[d, 0], window[d, 1] = alpha[d], beta[d]
                 seat = to_play_nb(s)
                 legal = legal_now_nb(s, h, tr, seat, params)
-                if prune:
+                if uses & USE_EQUALS:
                     legal = distinct_nb(s, h, seat, legal, params)
                 nm[d] = _moves_nb(s, h, seat, legal, params, mc[d], ms[d], md[d])
-                if prune:
+                if uses & USE_ORDER:
                     _order_nb(s, h, tr, seat, side, params, mc[d], nm[d], mo[d])
                 else:
                     mo[d, :nm[d]] = np.arange(nm[d])
@@ -364,26 +392,33 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
 
 
 @njit(cache=True)
+def dd_search_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
+                 nodes: np.ndarray, uses: int) -> int:
+    """:func:`dd_value_nb` with only the parts of the search that ``uses`` names
+    (``USE_*`` bits; each gives the same value, faster): what the benchmark weighs."""
+    if side_of_nb(s) < 0:
+        return -1
+    left = 0
+    for p in range(s[S_N]):
+        left += popcount_nb(h[p])
+    bits = min(TT_BITS, 8 + left // 2) if uses & USE_TABLE else 0
+    tt_key = np.zeros(1 << bits, np.uint64)
+    tt_bounds = np.zeros((tt_key.shape[0], 2), np.int64)
+    return _solve_nb(s, h, tr, params, uses, nodes, tt_key, tt_bounds, bits)
+
+
+@njit(cache=True)
 def dd_value_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
                 nodes: np.ndarray) -> int:
     """What the declarer's side takes from play state ``s``/``h``/``tr`` (``play_nb``;
     not tracking inferences) with every hand seen and best play on both sides, by
     alpha-beta search; -1 in first-trick friend mode before the first trick is over.
     ``nodes[0]`` is increased by the positions searched."""
-    if side_of_nb(s) < 0:
-        return -1
-    left = 0
-    for p in range(s[S_N]):
-        left += popcount_nb(h[p])
-    bits = min(TT_BITS, 8 + left // 2)
-    tt_key = np.zeros(1 << bits, np.uint64)
-    tt_bounds = np.zeros((tt_key.shape[0], 2), np.int64)
-    return _solve_nb(s, h, tr, params, True, nodes, tt_key, tt_bounds, bits)
+    return dd_search_nb(s, h, tr, params, nodes, USE_ALL)
 
 
 @njit(cache=True)
 def minimax_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
                nodes: np.ndarray) -> int:
     """:func:`dd_value_nb` by searching every line of play to its end, nothing pruned."""
-    tt = np.zeros(1, np.uint64)
-    return _solve_nb(s, h, tr, params, False, nodes, tt, np.zeros((1, 2), np.int64), 0)
+    return dd_search_nb(s, h, tr, params, nodes, 0)

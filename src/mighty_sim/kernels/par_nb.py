@@ -73,50 +73,70 @@ def _replay_trick_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, ti: np.ndarra
 
 
 @njit(cache=True)
+def recorded_position_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, r: int, t: int,
+                         params: np.ndarray, from_trick: int, s: np.ndarray, h: np.ndarray,
+                         tr: np.ndarray) -> int:
+    """Played row ``r`` of ``ri`` (its first trick row ``t`` of ``ti``) at the start of
+    trick ``from_trick`` (trick 2 at the earliest in first-trick friend mode) in
+    ``s``/``h``/``tr``: the contract after the exchange, the tricks before replayed.
+    Returns the trick row to replay next, or -1 when the record does not replay."""
+    n = params[P_PLAYERS]
+    hands = np.zeros(MAX_PLAYERS, np.uint64)
+    declarer = ri[r, R_DECLARER]
+    for p in range(n):
+        hands[p] = ru[r, p]
+    discards = ru[r, U_DISCARDS]
+    hands[declarer] = (hands[declarer] | ru[r, U_BLIND]) & ~discards
+    mode = ri[r, R_FRIEND_MODE]
+    start_play_nb(s, h, tr, params, hands, discards, declarer, ri[r, R_BID],
+                  ri[r, R_TRUMP], ri[r, R_TRUMP_CHANGED] == 1, mode,
+                  ri[r, R_FRIEND_CARD], ri[r, R_LEAD_REQUEST], False)
+    start = max(from_trick, 2) if mode == MODE_FIRST_TRICK else from_trick
+    scratch = np.zeros((1, ti.shape[1]), np.int64)
+    while s[S_TRICK_NO] < start:
+        if (t < 0 or t >= ti.shape[0] or ti[t, T_ROW] != r
+                or not _replay_trick_nb(s, h, tr, ti, t, params, scratch)):
+            return -1
+        t += 1
+    return t
+
+
+@njit(cache=True)
+def first_tricks_nb(rows: int, ti: np.ndarray) -> np.ndarray:
+    """Each row's first trick row in ``ti`` (-1 for none)."""
+    first = np.full(rows, -1, np.int64)
+    for t in range(ti.shape[0] - 1, -1, -1):
+        first[ti[t, T_ROW]] = t
+    return first
+
+
+@njit(cache=True)
 def par_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarray,
            from_trick: int, out: np.ndarray) -> None:
     """For each row ``r`` of ``ri`` (a batch recorded with tricks): ``out[r, PAR_VALUE]``
     the declarer side's double-dummy count (points, or tricks in trick-bid profiles)
-    from the start of trick ``from_trick`` (trick 2 in first-trick friend mode, where
-    the friend is only known after trick 1), -1 for a deal not played;
-    ``out[r, PAR_MATCH]`` 1 when the whole recorded play replays to the recorded
-    result."""
+    from the start of trick ``from_trick`` (:func:`recorded_position_nb`), -1 for a deal
+    not played; ``out[r, PAR_MATCH]`` 1 when the whole recorded play replays to the
+    recorded result."""
     n = params[P_PLAYERS]
-    first = np.full(ri.shape[0], -1, np.int64)  # each row's first trick row
-    for t in range(ti.shape[0] - 1, -1, -1):
-        first[ti[t, T_ROW]] = t
+    first = first_tricks_nb(ri.shape[0], ti)
     s = np.zeros(N_S, np.int64)
     h = np.zeros(N_H, np.uint64)
     tr = np.zeros(MAX_PLAYERS, np.int64)
-    hands = np.zeros(MAX_PLAYERS, np.uint64)
     scratch = np.zeros((1, ti.shape[1]), np.int64)
     nodes = np.zeros(1, np.int64)
     for r in range(ri.shape[0]):
         out[r, :] = -1
         if ri[r, R_OUTCOME] != OUTCOME_PLAYED:
             continue
-        declarer = ri[r, R_DECLARER]
-        for p in range(MAX_PLAYERS):
-            hands[p] = ru[r, p] if p < n else np.uint64(0)
-        discards = ru[r, U_DISCARDS]
-        hands[declarer] = (hands[declarer] | ru[r, U_BLIND]) & ~discards
-        mode = ri[r, R_FRIEND_MODE]
-        start_play_nb(s, h, tr, params, hands, discards, declarer, ri[r, R_BID],
-                      ri[r, R_TRUMP], ri[r, R_TRUMP_CHANGED] == 1, mode,
-                      ri[r, R_FRIEND_CARD], ri[r, R_LEAD_REQUEST], False)
-        start = max(from_trick, 2) if mode == MODE_FIRST_TRICK else from_trick
-        ok = first[r] >= 0
-        t = first[r]
-        while ok and s[S_TRICK_NO] < start:
-            ok = (t < ti.shape[0] and ti[t, T_ROW] == r
-                  and _replay_trick_nb(s, h, tr, ti, t, params, scratch))
-            t += 1
+        t = recorded_position_nb(ri, ru, ti, r, first[r], params, from_trick, s, h, tr)
+        ok = t >= 0
         if not ok:
             out[r, PAR_MATCH] = 0
             continue
         nodes[0] = 0
+        out[r, PAR_FROM] = s[S_TRICK_NO]
         out[r, PAR_VALUE] = dd_value_nb(s.copy(), h.copy(), tr.copy(), params, nodes)
-        out[r, PAR_FROM] = start
         out[r, PAR_NODES] = nodes[0]
         while ok and t < ti.shape[0] and ti[t, T_ROW] == r:
             ok = _replay_trick_nb(s, h, tr, ti, t, params, scratch)
