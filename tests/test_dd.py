@@ -28,7 +28,7 @@ from mighty_sim.kernels.params import MODE_CALLED, compile_profile
 from mighty_sim.kernels.play_nb import N_H, N_S, S_TRICK_NO, start_play_nb
 from mighty_sim.rules.cards import parse_cards
 from mighty_sim.rules.profile import BUILTIN_PROFILES, TRUMPS, load_profile
-from mighty_sim.verify.positions import random_ending
+from mighty_sim.verify.positions import random_ending, random_small_deal
 
 ONE_DECK = [n for n in BUILTIN_PROFILES if load_profile(n).deck_copies == 1]
 
@@ -67,6 +67,24 @@ def test_the_search_finds_the_exhaustive_value(name: str) -> None:
 def test_the_search_finds_the_exhaustive_value_on_longer_endings(name: str) -> None:
     assert _check_endings(name, range(1000, 1200), (3, 4)) >= 160
     assert _check_endings(name, range(2000, 2004), (5,)) >= 2  # up to 10**8 positions each
+
+
+@pytest.mark.parametrize("name", ONE_DECK, ids=lambda n: Path(n).stem)
+def test_whole_deals_of_a_reduced_deck(name: str) -> None:
+    """Deals of three and four cards a player from the cards with rules of their own,
+    searched from trick 1 (the first-trick rules apply) to the end both ways."""
+    profile = load_profile(name)
+    params = compile_profile(profile)
+    searched = 0
+    for seed in range(60):
+        s, h, tr, small = random_small_deal(profile, params, seed, 3 if seed % 4 else 4)
+        if side_of_nb(s) < 0:  # first-trick friend mode: from trick 2, as the search does
+            continue
+        nodes = np.zeros(1, np.int64)
+        value = dd_value_nb(s.copy(), h.copy(), tr.copy(), small, nodes)
+        assert value == minimax_nb(s, h, tr, small, nodes), seed
+        searched += 1
+    assert searched >= 30
 
 
 PARTS = (USE_PRUNING, USE_TABLE, USE_BOUNDS, USE_EQUALS, USE_ORDER)

@@ -16,10 +16,10 @@ import numpy as np
 from ..engine.batch import policy_arrays
 from ..engine.players import parse_players
 from ..kernels.layout import MAX_PLAYERS, N_T
-from ..kernels.params import MODE_CALLED, MODE_FIRST_TRICK, MODE_NONE
+from ..kernels.params import MODE_CALLED, MODE_FIRST_TRICK, MODE_NONE, P_HAND_SIZE
 from ..kernels.play_nb import N_H, N_S, play_until_nb, start_play_nb
 from ..kernels.rng_nb import seed_stream_nb
-from ..rules.cards import cards_of
+from ..rules.cards import cards_of, points_in
 from ..rules.profile import TRUMPS, RuleProfile
 
 MODES = {"called": MODE_CALLED, "first-trick": MODE_FIRST_TRICK, "none": MODE_NONE}
@@ -52,6 +52,47 @@ def random_contract(profile: RuleProfile, params: np.ndarray, seed: int
     start_play_nb(s, h, tr, params, hands, discards, declarer, bid, trump, False, mode, called,
                   request, False)
     return s, h, tr
+
+
+def random_small_deal(profile: RuleProfile, params: np.ndarray, seed: int, tricks: int
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A whole deal of a reduced deck, small enough to search exhaustively: ``tricks``
+    cards a player, dealt from the deck's point cards, the joker, Mighty and the hunters
+    (the cards with rules of their own) and low cards of every suit to fill, played from
+    trick 1 (its first-trick rules included) to trick ``tricks``, the last; a random
+    contract as :func:`random_contract`. Returns the play state and the profile's
+    parameters with that hand size (the deck's other cards are the discards).
+
+    >>> from mighty_sim.rules.profile import load_profile
+    >>> from mighty_sim.kernels.params import compile_profile
+    >>> p = load_profile("standard")
+    >>> s, h, tr, small = random_small_deal(p, compile_profile(p), seed=1, tricks=3)
+    >>> [bin(int(h[seat])).count("1") for seat in range(5)]
+    [3, 3, 3, 3, 3]
+    """
+    rng = np.random.default_rng(seed)
+    cards = cards_of(profile.deck_mask)
+    special = [c for c in cards if points_in(1 << c) or c == 52 or c % 13 < 2]
+    rng.shuffle(special)
+    n = profile.players
+    deck = np.array(special[:n * tricks])
+    hands = np.zeros(MAX_PLAYERS, np.uint64)
+    for p in range(n):
+        for c in deck[p * tricks:(p + 1) * tricks]:
+            hands[p] |= np.uint64(1) << np.uint64(c)
+    discards = np.uint64(profile.deck_mask) & ~np.bitwise_or.reduce(hands)
+    small = params.copy()
+    small[P_HAND_SIZE] = tricks
+    declarer = int(rng.integers(n))
+    trump = int(rng.integers(len(TRUMPS)))
+    mode = MODES[profile.friend_modes[int(rng.integers(len(profile.friend_modes)))]]
+    called = int(rng.choice(deck))
+    request = int(rng.integers(4)) if rng.random() < 0.3 else -1
+    bid = profile.max_bid if request >= 0 else profile.min_bid
+    s, h, tr = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
+    start_play_nb(s, h, tr, small, hands, discards, declarer, bid, trump, False, mode, called,
+                  request, False)
+    return s, h, tr, small
 
 
 def random_ending(profile: RuleProfile, params: np.ndarray, seed: int, tricks_left: int
