@@ -24,10 +24,11 @@ from mighty_sim.kernels.dd_nb import (
     side_of_nb,
 )
 from mighty_sim.kernels.layout import MAX_PLAYERS
-from mighty_sim.kernels.params import MODE_CALLED, compile_profile
+from mighty_sim.kernels.params import MODE_CALLED, P_HAND_SIZE, compile_profile
 from mighty_sim.kernels.play_nb import N_H, N_S, S_TRICK_NO, start_play_nb
 from mighty_sim.rules.cards import parse_cards
 from mighty_sim.rules.profile import BUILTIN_PROFILES, TRUMPS, load_profile
+from mighty_sim.verify.dd_reference import reference_value
 from mighty_sim.verify.positions import random_ending, random_small_deal
 
 ONE_DECK = [n for n in BUILTIN_PROFILES if load_profile(n).deck_copies == 1]
@@ -67,6 +68,39 @@ def test_the_search_finds_the_exhaustive_value(name: str) -> None:
 def test_the_search_finds_the_exhaustive_value_on_longer_endings(name: str) -> None:
     assert _check_endings(name, range(1000, 1200), (3, 4)) >= 160
     assert _check_endings(name, range(2000, 2004), (5,)) >= 2  # up to 10**8 positions each
+
+
+def _check_reference(name: str, seeds: range, tricks: tuple[int, ...]) -> int:
+    """The search against the minimax on the reference rules (verify.dd_reference), on
+    endings of ``tricks[seed % len(tricks)]`` tricks and, for every fifth seed, a whole
+    deal of a reduced deck; returns how many were compared."""
+    profile = load_profile(name)
+    params = compile_profile(profile)
+    compared = 0
+    for seed in seeds:
+        if seed % 5 == 0:
+            s, h, tr, p = random_small_deal(profile, params, seed, 3)
+        else:
+            s, h, tr, p = (*random_ending(profile, params, seed, tricks[seed % len(tricks)]),
+                           params)
+        if side_of_nb(s) < 0:
+            continue
+        value = dd_value_nb(s.copy(), h.copy(), tr.copy(), p, np.zeros(1, np.int64))
+        assert value == reference_value(profile, s, h, tr, int(p[P_HAND_SIZE])), (name, seed)
+        compared += 1
+    return compared
+
+
+@pytest.mark.parametrize("name", ONE_DECK, ids=lambda n: Path(n).stem)
+def test_the_search_agrees_with_the_reference_minimax(name: str) -> None:
+    assert _check_reference(name, range(250), (1, 2, 3)) >= 200
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ONE_DECK, ids=lambda n: Path(n).stem)
+def test_the_search_agrees_with_the_reference_minimax_on_longer_endings(name: str) -> None:
+    assert _check_reference(name, range(3000, 3120), (4,)) >= 90
+    assert _check_reference(name, range(4001, 4005), (5,)) >= 3
 
 
 @pytest.mark.parametrize("name", ONE_DECK, ids=lambda n: Path(n).stem)

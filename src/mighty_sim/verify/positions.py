@@ -61,7 +61,9 @@ def random_small_deal(profile: RuleProfile, params: np.ndarray, seed: int, trick
     (the cards with rules of their own) and low cards of every suit to fill, played from
     trick 1 (its first-trick rules included) to trick ``tricks``, the last; a random
     contract as :func:`random_contract`. Returns the play state and the profile's
-    parameters with that hand size (the deck's other cards are the discards).
+    parameters with that hand size (the deck's other cards are the discards; rules
+    given by trick numbers, such as the joker's powerless last trick, stay the
+    profile's).
 
     >>> from mighty_sim.rules.profile import load_profile
     >>> from mighty_sim.kernels.params import compile_profile
