@@ -170,3 +170,17 @@ def test_par_refuses_two_decks(tmp_path: Path) -> None:
             "--workers", "1")
     r = _invoke("par", str(out))
     assert r.exit_code == 2 and "one-deck profiles only" in r.output  # type: ignore[attr-defined]
+
+
+def test_show_gives_the_par_at_each_tricks_start(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    _invoke("simulate", "--deals", "5", "--out", str(out), "--workers", "1")
+    deal = pl.read_parquet(out / "deals").filter(pl.col("outcome") == "played").row(0, named=True)
+    r = _invoke("show", str(out), "--deal", str(deal["deal_id"]), "--par-from", "8")
+    assert r.exit_code == 0, r.output  # type: ignore[attr-defined]
+    lines = [x for x in r.output.splitlines() if x.lstrip().startswith("par at trick")]  # type: ignore[attr-defined]
+    assert [x.split()[3] for x in lines] == ["8:", "9:", "10:"]
+    # from the last trick every card is forced: its par is what the side ended with
+    assert lines[-1].split()[-4] == str(deal["declarer_points"])
+    r = _invoke("show", str(out), "--deal", str(deal["deal_id"]), "--par-from", "0")
+    assert r.exit_code == 2 and "--par-from" in r.output  # type: ignore[attr-defined]

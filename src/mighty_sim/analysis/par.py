@@ -34,7 +34,7 @@ import pyarrow.parquet as pq
 from ..dataset.config import RunConfig
 from ..dataset.integrity import open_run
 from ..dataset.schema import deal_id
-from ..engine.batch import play_batch
+from ..engine.batch import Batch, play_batch
 from ..kernels.layout import (
     R_ATTEMPT,
     R_BID,
@@ -46,7 +46,7 @@ from ..kernels.layout import (
     R_TRICKS,
     R_TRUMP,
 )
-from ..rules.profile import TRUMPS
+from ..rules.profile import TRUMPS, RuleProfile
 from .stats import Z95, wilson_interval
 
 PAR_FILE = "par.parquet"
@@ -158,6 +158,30 @@ def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
         "success": cols["success"],
         "positions": cols["positions"],
     })
+
+
+def trick_pars(batch: Batch, row: int, profile: RuleProfile, from_trick: int
+               ) -> dict[int, int]:
+    """Row ``row`` of ``batch`` (played, recorded with tricks): the par at the start of
+    each trick from ``from_trick`` on (trick 2 at the earliest in first-trick friend
+    mode), by trick number."""
+    from ..kernels.dd_nb import dd_value_nb
+    from ..kernels.layout import MAX_PLAYERS
+    from ..kernels.par_nb import first_tricks_nb, recorded_position_nb
+    from ..kernels.params import compile_profile
+    from ..kernels.play_nb import N_H, N_S, S_TRICK_NO
+
+    params = compile_profile(profile)
+    first = first_tricks_nb(batch.rows, batch.ti)
+    s, h, tr = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
+    pars: dict[int, int] = {}
+    for trick in range(from_trick, profile.hand_size + 1):
+        if recorded_position_nb(batch.ri, batch.ru, batch.ti, row, first[row], params,
+                                trick, s, h, tr) < 0:
+            raise ValueError("the recorded play does not replay")  # not this deal's record
+        if int(s[S_TRICK_NO]) == trick:
+            pars[trick] = int(dd_value_nb(s, h, tr, params, np.zeros(1, np.int64)))
+    return pars
 
 
 def write_par(dataset: Path, table: pa.Table) -> Path:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
@@ -17,8 +18,10 @@ from ..engine.batch import play_batch
 from ..rules.cards import format_cards
 
 
-def describe_deal(dataset: Path, deal_id: int) -> str:
-    """Readable text of one recorded deal."""
+def describe_deal(dataset: Path, deal_id: int, par_from: int | None = None) -> str:
+    """Readable text of one recorded deal; with ``par_from``, the double-dummy par of
+    the declarer's side at the start of each trick from that one on
+    (:func:`~mighty_sim.analysis.par.trick_pars`)."""
     state = inspect_run(dataset)
     config = state.config
     game, attempt = divmod(deal_id, 1 << 16)
@@ -76,7 +79,23 @@ def describe_deal(dataset: Path, deal_id: int) -> str:
     seat = row["friend_seat"]
     lines.append(f"friend: {friend} -> {row['friend_kind']}"
                  + (f", seat {seat}" if seat is not None else ""))
+    pars: dict[int, int] = {}
+    if par_from is not None:
+        from .par import trick_pars
+
+        if config.profile.deck_copies != 1:
+            raise ValueError(f"{config.profile.name} plays two decks; the double-dummy "
+                             "search plays one-deck profiles only")
+        if not 1 <= par_from <= config.profile.hand_size:
+            raise ValueError(f"--par-from: {config.profile.name} plays tricks 1 to "
+                             f"{config.profile.hand_size}, got {par_from}")
+        index = int(np.flatnonzero(pc.equal(rows.column("deal_id"), deal_id)
+                                   .to_numpy(zero_copy_only=False))[0])
+        pars = trick_pars(batch, index, config.profile, par_from)
     for t in tricks:
+        if t["trick"] in pars:
+            lines.append(f"  par at trick {t['trick']}: the declarer side ends with "
+                         f"{pars[t['trick']]} against best play")
         order = [(t["leader"] + k) % n for k in range(n)]
         cards = "  ".join(f"{s}:{c}" for s, c in zip(order, t["cards"], strict=True))
         extra = ""

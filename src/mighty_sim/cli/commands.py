@@ -354,7 +354,11 @@ def compile_kernel(force: bool) -> None:
 @click.option("--deal", "deal", type=int, required=True,
               help="deal_id of the row to show: game * 65536 + attempt (attempt 0 is a "
                    "game's first deal, each redeal or later deal of a ledger the next).")
-def show(dataset: Path, deal: int) -> None:
+@click.option("--par-from", type=int, default=None,
+              help="Also give the double-dummy par at the start of each trick from this "
+                   "one on (one-deck profiles; from trick 5 on it takes milliseconds, "
+                   "earlier seconds to minutes): where the points were lost or gained.")
+def show(dataset: Path, deal: int, par_from: int | None) -> None:
     """Replay recorded deal DEAL of DATASET trick by trick (re-simulated from its seed).
 
     Deal ids are the `deal_id` column of the deals table: game 3's first deal is
@@ -362,7 +366,7 @@ def show(dataset: Path, deal: int) -> None:
     """
     from ..analysis.replay import describe_deal
 
-    click.echo(describe_deal(dataset, deal))
+    click.echo(describe_deal(dataset, deal, par_from))
 
 
 @main.command()
