@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import njit
+from .borrow_nb import borrow
 from .layout import MAX_PLAYERS, N_T
 from .params import BID_TRICKS, MODE_FIRST_TRICK, P_BID_UNIT, P_HAND_SIZE, P_TOTAL_POINTS
 from .pimc_nb import MAX_MOVES, _moves_nb
@@ -267,37 +268,30 @@ def _order_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, seat: int, side: int
 @njit(cache=True)
 def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray,
               uses: int, nodes: np.ndarray, tt_key: np.ndarray, tt_bounds: np.ndarray,
-              bits: int) -> int:
+              bits: int, ss: np.ndarray, hs: np.ndarray, ts: np.ndarray, moves: np.ndarray,
+              frame: np.ndarray, keys: np.ndarray, ti: np.ndarray) -> int:
     """The side's final count from a position: fail-soft alpha-beta with the parts of
     the search ``uses`` names, every line with none. Iterative, one frame a ply
-    (``ss``/``hs``/``ts`` the positions of the line searched, ``mc``/``ms``/``md`` each
-    ply's moves): Numba's cache does not reload recursive functions. Positions at a
-    trick's start keep in the table the bounds found on what the side takes from there
-    on."""
+    (``ss``/``hs``/``ts`` the positions of the line searched, ``moves`` each ply's
+    moves and their order, ``frame`` each ply's window and progress): Numba's cache does
+    not reload recursive functions. Positions at a trick's start keep in the table the
+    bounds found on what the side takes from there on. Every array is the caller's and
+    borrowed (:mod:`.borrow_nb`): the views taken a ply are not reference-counted, which
+    was a third of the search's time."""
+    s0, h0, tr0, params, nodes = borrow(s0), borrow(h0), borrow(tr0), borrow(params), \
+        borrow(nodes)
+    tt_key, tt_bounds, keys, ti = borrow(tt_key), borrow(tt_bounds), borrow(keys), borrow(ti)
+    ss, hs, ts, moves, frame = borrow(ss), borrow(hs), borrow(ts), borrow(moves), \
+        borrow(frame)
     side = side_of_nb(s0)
     if side < 0:
         return -1
     prune = uses & USE_PRUNING != 0
-    top = MAX_PLIES + 1
-    ss = np.zeros((top, N_S), np.int64)
-    hs = np.zeros((top, N_H), np.uint64)
-    ts = np.zeros((top, MAX_PLAYERS), np.int64)
-    mc = np.zeros((top, MAX_MOVES), np.int64)
-    ms = np.zeros((top, MAX_MOVES), np.int64)
-    md = np.zeros((top, MAX_MOVES), np.int64)
-    mo = np.zeros((top, MAX_MOVES), np.int64)
-    # each ply's window, best so far, moves, next move, table slot, taken so far, seat
-    alpha = np.zeros(top, np.int64)
-    beta = np.zeros(top, np.int64)
-    window = np.zeros((top, 2), np.int64)  # the window searched: what the result bounds
-    best = np.zeros(top, np.int64)
-    nm = np.zeros(top, np.int64)
-    nxt = np.zeros(top, np.int64)
-    slot = np.zeros(top, np.int64)
-    now = np.zeros(top, np.int64)
-    keys = np.zeros(top, np.uint64)
-    ours = np.zeros(top, np.bool_)
-    ti = np.zeros((1, N_T), np.int64)
+    mc, ms, md, mo = moves[0], moves[1], moves[2], moves[3]
+    # each ply's window, the window searched (what its result bounds), best so far,
+    # moves, next move, table slot, taken so far, whether the side is to play
+    alpha, beta, w0, w1, best = frame[0], frame[1], frame[2], frame[3], frame[4]
+    nm, nxt, slot, now, ours = frame[5], frame[6], frame[7], frame[8], frame[9]
     ss[0, :] = s0
     hs[0, :] = h0
     ts[0, :] = tr0
@@ -339,7 +333,7 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
                 if d < 0:
                     return value
             else:
-                window[d, 0], window[d, 1] = alpha[d], beta[d]
+                w0[d], w1[d] = alpha[d], beta[d]
                 seat = to_play_nb(s)
                 legal = legal_now_nb(s, h, tr, seat, params)
                 if uses & USE_EQUALS:
@@ -350,7 +344,7 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
                 else:
                     mo[d, :nm[d]] = np.arange(nm[d])
                 nxt[d] = -1  # no move searched yet
-                ours[d] = (side >> seat) & 1 == 1
+                ours[d] = (side >> seat) & 1
                 best[d] = -1 if ours[d] else 1 << 30
         if nxt[d] >= 0:  # the value of ply d's move nxt[d]
             if ours[d]:
@@ -382,9 +376,9 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
                 tt_key[k] = keys[d]
                 tt_bounds[k, 0] = -(1 << 20)
                 tt_bounds[k, 1] = 1 << 20
-            if value > window[d, 0]:  # not an upper bound only: at least value
+            if value > w0[d]:  # not an upper bound only: at least value
                 tt_bounds[k, 0] = max(tt_bounds[k, 0], value - now[d])
-            if value < window[d, 1]:  # not a lower bound only: at most value
+            if value < w1[d]:  # not a lower bound only: at most value
                 tt_bounds[k, 1] = min(tt_bounds[k, 1], value - now[d])
         d -= 1
         if d < 0:
@@ -404,7 +398,12 @@ def dd_search_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarra
     bits = min(TT_BITS, 8 + left // 2) if uses & USE_TABLE else 0
     tt_key = np.zeros(1 << bits, np.uint64)
     tt_bounds = np.zeros((tt_key.shape[0], 2), np.int64)
-    return _solve_nb(s, h, tr, params, uses, nodes, tt_key, tt_bounds, bits)
+    top = MAX_PLIES + 1
+    return _solve_nb(s, h, tr, params, uses, nodes, tt_key, tt_bounds, bits,
+                     np.zeros((top, N_S), np.int64), np.zeros((top, N_H), np.uint64),
+                     np.zeros((top, MAX_PLAYERS), np.int64),
+                     np.zeros((4, top, MAX_MOVES), np.int64), np.zeros((10, top), np.int64),
+                     np.zeros(top, np.uint64), np.zeros((1, N_T), np.int64))
 
 
 @njit(cache=True)
