@@ -21,8 +21,9 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any
 
@@ -133,13 +134,26 @@ def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
     else:
         _chunk(cdict, 0, 1, profile.hand_size)  # compiled once here, loaded by workers
         ctx = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
+                                   initializer=signal.signal,
+                                   initargs=(signal.SIGINT, signal.SIG_IGN))
+        finished = False
+        try:
             futures = [pool.submit(_chunk, cdict, g, min(CHUNK_GAMES, games - g),
                                    from_trick) for g in starts]
-            for f in futures:
-                parts.append(f.result())
-                if progress is not None:
-                    progress(len(parts[-1]["deal_id"]))
+            pending = set(futures)
+            while pending:  # polled: a wait on a future would hold off Ctrl-C
+                done, pending = wait(pending, timeout=0.1)
+                for f in done:
+                    if progress is not None:
+                        progress(len(f.result()["deal_id"]))
+            parts = [f.result() for f in futures]
+            finished = True
+        finally:
+            if not finished:  # Ctrl-C or a failure: the workers end at once
+                for process in list(getattr(pool, "_processes", {}).values()):
+                    process.terminate()
+            pool.shutdown(wait=True, cancel_futures=True)
     cols = {k: np.concatenate([p[k] for p in parts])[:deals] for k in parts[0]}
     _check_stored(dataset, cols)
     player = [config.players[d].policy for d in cols["declarer"]]
