@@ -49,6 +49,16 @@ from mighty_sim.rules.profile import RuleProfile, load_profile
 from mighty_sim.verify.positions import random_ending
 
 
+def _timed(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
+           seconds: list[float], searched: list[int]) -> None:
+    """Solve once, adding the wall time and the positions searched to the lists."""
+    nodes = np.zeros(1, np.int64)
+    t = time.perf_counter()
+    dd_value_nb(s, h, tr, params, nodes)
+    seconds.append(time.perf_counter() - t)
+    searched.append(int(nodes[0]))
+
+
 def _summary(seconds: list[float], searched: list[int], name: str) -> dict[str, float]:
     tail = np.percentile(seconds, 99) if len(seconds) >= 100 else max(seconds)
     return {f"{name}_median_ms": float(np.median(seconds)) * 1e3,
@@ -65,18 +75,13 @@ def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[i
     rows = np.flatnonzero(batch.ri[:, R_OUTCOME] == OUTCOME_PLAYED)[:deals]
     first = first_tricks_nb(batch.rows, batch.ti)
     s, h, tr = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
-    nodes = np.zeros(1, np.int64)
     figures: dict[str, float] = {}
     for start in starts:
         seconds, searched = [], []
         for r in rows:
             recorded_position_nb(batch.ri, batch.ru, batch.ti, r, first[r], params, start,
                                  s, h, tr)
-            nodes[0] = 0
-            t = time.perf_counter()
-            dd_value_nb(s, h, tr, params, nodes)
-            seconds.append(time.perf_counter() - t)
-            searched.append(int(nodes[0]))
+            _timed(s, h, tr, params, seconds, searched)
         figures.update(_summary(seconds, searched, f"played_from_trick_{start}"))
     return figures
 
@@ -141,11 +146,7 @@ def main() -> None:
             seed += 1
             if side_of_nb(s) < 0:  # a first-trick friend still unknown
                 continue
-            nodes[0] = 0
-            t = time.perf_counter()
-            dd_value_nb(s, h, tr, params, nodes)
-            seconds.append(time.perf_counter() - t)
-            searched.append(int(nodes[0]))
+            _timed(s, h, tr, params, seconds, searched)
         figures.update(_summary(seconds, searched, f"{left}_tricks"))
     if args.parts:
         figures.update(_parts(profile, params, args.parts, args.positions))

@@ -34,14 +34,19 @@ def random_contract(profile: RuleProfile, params: np.ndarray, seed: int
     rng = np.random.default_rng(seed)
     deck = np.array(cards_of(profile.deck_mask))
     rng.shuffle(deck)
-    n, size = profile.players, profile.hand_size
+    return _contract(profile, params, rng, deck, profile.hand_size)
+
+
+def _contract(profile: RuleProfile, params: np.ndarray, rng: np.random.Generator,
+              deck: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``size`` cards a player dealt from the front of ``deck``, the deck's other cards
+    discarded, and a random contract on them."""
+    n = profile.players
     hands = np.zeros(MAX_PLAYERS, np.uint64)
     for p in range(n):
         for c in deck[p * size:(p + 1) * size]:
             hands[p] |= np.uint64(1) << np.uint64(c)
-    discards = np.uint64(0)
-    for c in deck[n * size:]:
-        discards |= np.uint64(1) << np.uint64(c)
+    discards = np.uint64(profile.deck_mask) & ~np.bitwise_or.reduce(hands)
     declarer = int(rng.integers(n))
     trump = int(rng.integers(len(TRUMPS)))
     mode = MODES[profile.friend_modes[int(rng.integers(len(profile.friend_modes)))]]
@@ -73,28 +78,13 @@ def random_small_deal(profile: RuleProfile, params: np.ndarray, seed: int, trick
     [3, 3, 3, 3, 3]
     """
     rng = np.random.default_rng(seed)
-    cards = cards_of(profile.deck_mask)
-    special = [c for c in cards if points_in(1 << c) or c == 52 or c % 13 < 2]
+    special = [c for c in cards_of(profile.deck_mask)
+               if points_in(1 << c) or c == 52 or c % 13 < 2]
     rng.shuffle(special)
-    n = profile.players
-    deck = np.array(special[:n * tricks])
-    hands = np.zeros(MAX_PLAYERS, np.uint64)
-    for p in range(n):
-        for c in deck[p * tricks:(p + 1) * tricks]:
-            hands[p] |= np.uint64(1) << np.uint64(c)
-    discards = np.uint64(profile.deck_mask) & ~np.bitwise_or.reduce(hands)
     small = params.copy()
     small[P_HAND_SIZE] = tricks
-    declarer = int(rng.integers(n))
-    trump = int(rng.integers(len(TRUMPS)))
-    mode = MODES[profile.friend_modes[int(rng.integers(len(profile.friend_modes)))]]
-    called = int(rng.choice(deck))
-    request = int(rng.integers(4)) if rng.random() < 0.3 else -1
-    bid = profile.max_bid if request >= 0 else profile.min_bid
-    s, h, tr = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
-    start_play_nb(s, h, tr, small, hands, discards, declarer, bid, trump, False, mode, called,
-                  request, False)
-    return s, h, tr, small
+    deck = np.array(special[:profile.players * tricks])
+    return (*_contract(profile, small, rng, deck, tricks), small)
 
 
 def random_ending(profile: RuleProfile, params: np.ndarray, seed: int, tricks_left: int
