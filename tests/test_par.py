@@ -7,6 +7,8 @@ par.parquet, `analyze` shows its card-play table, and bad input is one line."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -150,6 +152,10 @@ def test_par_command_writes_the_table_that_analyze_shows(tmp_path: Path) -> None
     assert pl.read_parquet(out / "par.parquet").equals(par)
     r = _invoke("analyze", str(out), "--format", "json")
     assert r.exit_code == 0 and '"card_play"' in r.output  # type: ignore[attr-defined]
+    script = Path(__file__).resolve().parents[1] / "analysis" / "card_play.py"
+    proc = subprocess.run([sys.executable, str(script), str(out)], capture_output=True,
+                          text=True, check=False)
+    assert proc.returncode == 0 and proc.stdout.count("shape:") == 3, proc.stderr
 
 
 @pytest.mark.parametrize("args, message", [
