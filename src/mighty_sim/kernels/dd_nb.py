@@ -1,7 +1,7 @@
 """Double-dummy search: what the declarer's side takes against best defence when every
 hand is seen, from any point of a one-deck play (docs/rules.md; every special-card rule
 comes from the play state machine of :mod:`.play_nb`, the same moves the PIMC player
-weighs, :func:`.pimc_nb._moves_nb`: a card, each suit named for a joker led with power,
+weighs, :func:`.play_nb.moves_nb`: a card, each suit named for a joker led with power,
 the hunter led with or without the demand).
 
 The side is the declarer and the friend the state names (the holder of the called card,
@@ -25,10 +25,10 @@ from ._jit import njit
 from .borrow_nb import borrow
 from .layout import MAX_PLAYERS, N_T
 from .params import BID_TRICKS, MODE_FIRST_TRICK, P_BID_UNIT, P_HAND_SIZE, P_TOTAL_POINTS
-from .pimc_nb import MAX_MOVES, _moves_nb
 from .play_nb import (
     H_DISCARDS,
     H_SEEN,
+    MAX_MOVES,
     N_H,
     N_S,
     S_CAPTURED,
@@ -46,6 +46,7 @@ from .play_nb import (
     S_WON,
     apply_play_nb,
     legal_now_nb,
+    moves_nb,
     to_play_nb,
 )
 from .policy_nb import (
@@ -338,7 +339,7 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
                 legal = legal_now_nb(s, h, tr, seat, params)
                 if uses & USE_EQUALS:
                     legal = distinct_nb(s, h, seat, legal, params)
-                nm[d] = _moves_nb(s, h, seat, legal, params, mc[d], ms[d], md[d])
+                nm[d] = moves_nb(s, h, seat, legal, params, mc[d], ms[d], md[d])
                 if uses & USE_ORDER:
                     _order_nb(s, h, tr, seat, side, params, mc[d], nm[d], mo[d])
                 else:

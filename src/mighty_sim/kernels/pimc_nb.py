@@ -35,7 +35,6 @@ from .params import (
     FRIEND_KIND_FRIEND,
     FRIEND_KIND_SECRET_SOLO,
     MODE_CALLED,
-    P_JOKER_POWERLESS,
     P_MIN_BID,
 )
 from .play_nb import (
@@ -43,6 +42,7 @@ from .play_nb import (
     H_DECK,
     H_DISCARDS,
     H_SEEN,
+    MAX_MOVES,
     N_H,
     N_S,
     S_CALLED,
@@ -54,9 +54,8 @@ from .play_nb import (
     S_N,
     S_REVEALED,
     S_TRACK,
-    S_TRICK_NO,
     apply_play_nb,
-    demand_card_nb,
+    moves_nb,
     payout_of_nb,
     play_until_nb,
     result_nb,
@@ -64,10 +63,8 @@ from .play_nb import (
 )
 from .policy_nb import has_nb, kth_card_nb, lowest_card_nb
 from .rng_nb import below_nb, seed_stream_nb, shuffle_nb
-from .rules_nb import JOKER_BIT, bit_nb, in_tricks_nb, popcount_nb
+from .rules_nb import bit_nb, popcount_nb
 from .tricks_nb import play_tricks_nb
-
-MAX_MOVES = 64
 
 
 @njit(cache=True)
@@ -163,34 +160,6 @@ def sample_world_nb(
 
 
 @njit(cache=True)
-def _moves_nb(
-    s: np.ndarray, h: np.ndarray, seat: int, legal: np.uint64, params: np.ndarray,
-    mc: np.ndarray, ms: np.ndarray, md: np.ndarray,
-) -> int:
-    """Every distinct move of ``seat``: (card, joker suit named, demand)."""
-    lead = s[S_K] == 0
-    powered = not in_tricks_nb(params[P_JOKER_POWERLESS], s[S_TRICK_NO])
-    demand_card = demand_card_nb(s, h, seat, params)
-    nm = 0
-    x = legal
-    while x:
-        c = lowest_card_nb(x)
-        x &= ~bit_nb(c)
-        if lead and c == JOKER_BIT and powered:
-            for suit in range(4):
-                mc[nm], ms[nm], md[nm] = c, suit, 0
-                nm += 1
-        elif c == demand_card:
-            for dem in range(2):
-                mc[nm], ms[nm], md[nm] = c, -1, dem
-                nm += 1
-        else:
-            mc[nm], ms[nm], md[nm] = c, -1, 0
-            nm += 1
-    return nm
-
-
-@njit(cache=True)
 def pimc_decide_nb(
     pp_row: np.ndarray, st: np.ndarray, s: np.ndarray, h: np.ndarray, tr: np.ndarray,
     seat: int, legal: np.uint64, params: np.ndarray,
@@ -200,7 +169,7 @@ def pimc_decide_nb(
     mc = np.empty(MAX_MOVES, np.int64)
     ms = np.empty(MAX_MOVES, np.int64)
     md = np.empty(MAX_MOVES, np.int64)
-    nm = _moves_nb(s, h, seat, legal, params, mc, ms, md)
+    nm = moves_nb(s, h, seat, legal, params, mc, ms, md)
     if nm == 1:
         return mc[0], ms[0], md[0] == 1
     worlds = max(1, int(pp_row[PP_WORLDS]))

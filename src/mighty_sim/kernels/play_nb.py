@@ -48,6 +48,7 @@ from .params import (
     P_HAND_SIZE,
     P_HUNTER_RULE,
     P_HUNTER_TRICKS,
+    P_JOKER_POWERLESS,
     P_PLAYERS,
     P_TOTAL_POINTS,
 )
@@ -380,3 +381,38 @@ def payout_of_nb(s: np.ndarray, seat: int, d: float, f: float, x: float) -> floa
     if seat == s[S_FRIEND]:
         return f
     return x
+
+
+MAX_MOVES = 64
+"""Moves of one seat, at most (:func:`moves_nb`)."""
+
+
+@njit(cache=True)
+def moves_nb(
+    s: np.ndarray, h: np.ndarray, seat: int, legal: np.uint64, params: np.ndarray,
+    mc: np.ndarray, ms: np.ndarray, md: np.ndarray,
+) -> int:
+    """Every distinct move of ``seat`` from ``legal``, written to ``mc``/``ms``/``md``
+    (at most ``MAX_MOVES``): (card, joker suit named or -1, demand 0/1), a card once, a
+    joker led with power once a suit, the card that may demand the joker both ways.
+    Returns how many. The moves the PIMC player and the double-dummy search weigh."""
+    lead = s[S_K] == 0
+    powered = not in_tricks_nb(params[P_JOKER_POWERLESS], s[S_TRICK_NO])
+    demand_card = demand_card_nb(s, h, seat, params)
+    nm = 0
+    x = legal
+    while x:
+        c = lowest_card_nb(x)
+        x &= ~bit_nb(c)
+        if lead and c == JOKER_BIT and powered:
+            for suit in range(4):
+                mc[nm], ms[nm], md[nm] = c, suit, 0
+                nm += 1
+        elif c == demand_card:
+            for dem in range(2):
+                mc[nm], ms[nm], md[nm] = c, -1, dem
+                nm += 1
+        else:
+            mc[nm], ms[nm], md[nm] = c, -1, 0
+            nm += 1
+    return nm
