@@ -103,6 +103,26 @@ def test_the_search_agrees_with_the_reference_minimax_on_longer_endings(name: st
     assert _check_reference(name, range(4001, 4005), (5,)) >= 3
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ONE_DECK, ids=lambda n: Path(n).stem)
+def test_five_trick_endings_against_every_line_with_a_table(name: str) -> None:
+    """Endings of five tricks in numbers: against the search of every line with exact
+    values kept at tricks' starts and nothing else (no cut, no bound, no equal cards,
+    no order), whose table the reference minimax checks on shorter endings."""
+    profile = load_profile(name)
+    params = compile_profile(profile)
+    compared = 0
+    for seed in range(5000, 5300):
+        s, h, tr = random_ending(profile, params, seed, 5)
+        if side_of_nb(s) < 0:
+            continue
+        nodes = np.zeros(1, np.int64)
+        value = dd_value_nb(s.copy(), h.copy(), tr.copy(), params, nodes)
+        assert value == dd_search_nb(s, h, tr, params, nodes, USE_TABLE), (name, seed)
+        compared += 1
+    assert compared >= 250
+
+
 @pytest.mark.parametrize("name", ONE_DECK, ids=lambda n: Path(n).stem)
 def test_whole_deals_of_a_reduced_deck(name: str) -> None:
     """Deals of three and four cards a player from the cards with rules of their own,
