@@ -190,3 +190,19 @@ def test_show_gives_the_par_at_each_tricks_start(tmp_path: Path) -> None:
     assert lines[-1].split()[-4] == str(deal["declarer_points"])
     r = _invoke("show", str(out), "--deal", str(deal["deal_id"]), "--par-from", "0")
     assert r.exit_code == 2 and "--par-from" in r.output  # type: ignore[attr-defined]
+
+
+def test_a_par_table_goes_with_its_run(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    _invoke("simulate", "--deals", "30", "--out", str(out), "--workers", "1")
+    assert _invoke("par", str(out), "--from-trick", "9", "--workers", "1").exit_code == 0  # type: ignore[attr-defined]
+    par = out / "par.parquet"
+    kept = par.read_bytes()
+    # a new run in the folder deletes it with the old run's files
+    r = _invoke("simulate", "--deals", "30", "--seed", "4", "--out", str(out), "--workers", "1",
+                "--overwrite")
+    assert r.exit_code == 0 and not par.exists()  # type: ignore[attr-defined]
+    # an old table put back is refused, in one line
+    par.write_bytes(kept)
+    r = _invoke("analyze", str(out))
+    assert r.exit_code == 2 and "another run" in r.output  # type: ignore[attr-defined]

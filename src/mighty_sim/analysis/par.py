@@ -18,6 +18,7 @@ rows. The table is written whole to ``par.parquet`` in the dataset.
 
 from __future__ import annotations
 
+import json
 import math
 import multiprocessing
 import os
@@ -33,7 +34,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..dataset.config import RunConfig
-from ..dataset.integrity import open_run
+from ..dataset.integrity import PAR_FILE, open_run
 from ..dataset.schema import deal_id
 from ..engine.batch import Batch, play_batch
 from ..kernels.layout import (
@@ -50,7 +51,6 @@ from ..kernels.layout import (
 from ..rules.profile import TRUMPS, RuleProfile
 from .stats import Z95, wilson_interval
 
-PAR_FILE = "par.parquet"
 CHUNK_GAMES = 200
 """Games re-simulated and solved at a time (a worker's task)."""
 
@@ -198,10 +198,17 @@ def trick_pars(batch: Batch, row: int, profile: RuleProfile, from_trick: int
     return pars
 
 
+def _run_key(dataset: Path) -> bytes:
+    """What ties a par table to its run: the run's configuration."""
+    config = open_run(dataset).config
+    return json.dumps(config.to_dict(), sort_keys=True).encode()
+
+
 def write_par(dataset: Path, table: pa.Table) -> Path:
     """``table`` written whole to ``dataset/par.parquet`` (a temporary file renamed into
-    place)."""
+    place), marked with the run it belongs to."""
     path = dataset / PAR_FILE
+    table = table.replace_schema_metadata({b"mighty_sim.run": _run_key(dataset)})
     tmp = dataset / f".{PAR_FILE}.{os.getpid()}.tmp"
     try:
         pq.write_table(table, tmp, compression="zstd")
@@ -238,6 +245,12 @@ def card_play(par: pl.DataFrame) -> pl.DataFrame:
 
 
 def read_par(dataset: Path) -> pl.DataFrame | None:
-    """The dataset's par table, or None when ``mighty-sim par`` has not written one."""
+    """The dataset's par table, or None when ``mighty-sim par`` has not written one;
+    ValueError when the file belongs to another run."""
     path = dataset / PAR_FILE
-    return pl.read_parquet(path) if path.exists() else None
+    if not path.exists():
+        return None
+    if (pq.read_schema(path).metadata or {}).get(b"mighty_sim.run") != _run_key(dataset):
+        raise ValueError(f"{path} was written for another run in this folder: "
+                         f"`mighty-sim par {dataset}` writes this run's")
+    return pl.read_parquet(path)

@@ -414,10 +414,12 @@ def par(dataset: Path, deals: int, from_trick: int, workers: int) -> None:
 @click.argument("dataset", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @_format_option("table", "json", "csv")
 def analyze(dataset: Path, fmt: str) -> None:
-    """Bid success odds, redeal frequency and score variance of DATASET.
+    """Bid success odds, redeal frequency and score variance of DATASET; with
+    `mighty-sim par` run on it, the card play against double-dummy par.
 
-    JSON output is an object whose keys (bid_success, success_by_hand, redeal,
-    weak_scores, score_variance) each hold a list of row objects.
+    JSON output is an object whose keys (bid_success, success_by_hand,
+    success_by_points, redeal, weak_scores, score_variance; games with --to-target
+    runs; card_play after `par`) each hold a list of row objects.
     """
     from ..analysis.tables import analyze_dataset
 

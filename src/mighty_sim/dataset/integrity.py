@@ -26,6 +26,8 @@ from .schema import SCHEMA_VERSION
 
 RUN_FILE = "_run.json"
 TABLES = ("deals", "tricks")
+PAR_FILE = "par.parquet"
+"""The run's double-dummy par table (``mighty-sim par``), deleted with the run."""
 SHARD_FILE = "part-0.parquet"
 
 
