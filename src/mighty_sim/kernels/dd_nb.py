@@ -49,20 +49,18 @@ from .play_nb import (
     moves_nb,
     to_play_nb,
 )
-from .policy_nb import (
-    _POINT_CARDS,
-    _above_nb,
-    dump_value_nb,
-    has_nb,
-    highest_card_nb,
-    lowest_card_nb,
-)
+from .policy_nb import dump_value_nb
 from .rng_nb import GOLDEN, mix64_nb
 from .rules_nb import (
     JOKER_BIT,
+    POINT_MASK,
+    above_nb,
     bit_nb,
+    has_nb,
+    highest_card_nb,
     hunter_of_nb,
     is_point_nb,
+    lowest_card_nb,
     mighty_of_nb,
     popcount_nb,
     suit_mask_nb,
@@ -126,7 +124,7 @@ def _range_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
     for i in range(s[S_K]):
         in_play |= bit_nb(tr[i])
     most = _taken_nb(s, params, side)  # every point no opponent has taken
-    return most - popcount_nb(in_play & _POINT_CARDS), most
+    return most - popcount_nb(in_play & POINT_MASK), most
 
 
 @njit(cache=True)
@@ -157,14 +155,14 @@ def _key_nb(s: np.ndarray, h: np.ndarray, params: np.ndarray) -> np.uint64:
         alive = np.uint64(0)
         for p in range(n):
             alive |= h[p] & sm
-        points = alive & _POINT_CARDS
-        plain = alive & ~_POINT_CARDS
+        points = alive & POINT_MASK
+        plain = alive & ~POINT_MASK
         for p in range(n):
             x = h[p] & sm
             while x:
                 b = x & (~x + np.uint64(1))  # the lowest card
                 x ^= b
-                if b & _POINT_CARDS:
+                if b & POINT_MASK:
                     r = 8 + popcount_nb(points & (b - np.uint64(1)))
                 else:
                     r = popcount_nb(plain & (b - np.uint64(1)))
@@ -194,11 +192,11 @@ def distinct_nb(s: np.ndarray, h: np.ndarray, seat: int, legal: np.uint64,
     while x:
         c = lowest_card_nb(x)
         x &= ~bit_nb(c)
-        above = hand & suit_mask_nb(c // 13) & _above_nb(c)
+        above = hand & suit_mask_nb(c // 13) & above_nb(c)
         if not above:
             continue
         c2 = lowest_card_nb(above)
-        between = _above_nb(c) & (bit_nb(c2) - np.uint64(1))
+        between = above_nb(c) & (bit_nb(c2) - np.uint64(1))
         if is_point_nb(c) == is_point_nb(c2) and not between & ~gone:
             out &= ~bit_nb(c)
     return out
@@ -234,7 +232,7 @@ def _order_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, seat: int, side: int
         if k == 0:
             if c == mighty or c == JOKER_BIT:
                 v = 3000
-            elif not others & suit_mask_nb(c // 13) & _above_nb(c) & ~bit_nb(mighty):
+            elif not others & suit_mask_nb(c // 13) & above_nb(c) & ~bit_nb(mighty):
                 v = 2000 + cost
             else:
                 v = cost

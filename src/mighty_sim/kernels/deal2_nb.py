@@ -29,15 +29,9 @@ from .params import (
     RAISE_RANK_GAP,
 )
 from .play2_nb import H2_PLANE1, copy_of_nb, fold_nb, play2_until_nb, start_play2_nb
-from .policy_nb import (
-    blind_raise_decide_nb,
-    contract_decide_nb,
-    friend_decide_nb,
-    kth_card_nb,
-    least_wanted_nb,
-)
+from .policy_nb import blind_raise_decide_nb, contract_decide_nb, friend_decide_nb, least_wanted_nb
 from .rng_nb import below_nb, shuffle_nb
-from .rules_nb import JOKER_BIT, NO_TRUMP, bit_nb, popcount_nb, weak_score_q_nb
+from .rules_nb import JOKER_BIT, NO_TRUMP, bit_nb, kth_card_nb, popcount_nb, weak_score_q_nb
 
 _JOKER2 = np.uint64(1 << (JOKER_BIT + 1))
 

@@ -86,7 +86,6 @@ from .policy_nb import (
     contract_decide_nb,
     exchange_decide_nb,
     friend_decide_nb,
-    has_nb,
     strength_nb,
 )
 from .rng_nb import shuffle_nb
@@ -94,6 +93,7 @@ from .rules_nb import (
     JOKER_BIT,
     NO_TRUMP,
     bit_nb,
+    has_nb,
     mighty_of_nb,
     points_nb,
     popcount_nb,

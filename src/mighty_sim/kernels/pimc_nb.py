@@ -61,9 +61,8 @@ from .play_nb import (
     result_nb,
     start_play_nb,
 )
-from .policy_nb import has_nb, kth_card_nb, lowest_card_nb
 from .rng_nb import below_nb, seed_stream_nb, shuffle_nb
-from .rules_nb import bit_nb, popcount_nb
+from .rules_nb import bit_nb, has_nb, kth_card_nb, lowest_card_nb, popcount_nb
 from .tricks_nb import play_tricks_nb
 
 

@@ -60,8 +60,8 @@ from .play_nb import (
     open_play_nb,
     partners_of_nb,
 )
-from .policy_nb import has_nb, lowest_card_nb, play_decide_nb
-from .rules_nb import JOKER_BIT, bit_nb, in_tricks_nb, legal_plays_nb
+from .policy_nb import play_decide_nb
+from .rules_nb import JOKER_BIT, bit_nb, has_nb, in_tricks_nb, legal_plays_nb, lowest_card_nb
 
 H2_PLANE1 = MAX_PLAYERS
 H2_SEEN = 2 * MAX_PLAYERS

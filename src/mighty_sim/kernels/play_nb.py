@@ -52,15 +52,17 @@ from .params import (
     P_PLAYERS,
     P_TOTAL_POINTS,
 )
-from .policy_nb import has_nb, lowest_card_nb, play_decide_nb
+from .policy_nb import play_decide_nb
 from .rng_nb import chance_nb
 from .rules_nb import (
     JOKER_BIT,
     bit_nb,
+    has_nb,
     hunter_of_nb,
     in_tricks_nb,
     is_point_nb,
     legal_plays_nb,
+    lowest_card_nb,
     settle_nb,
     trick_winner_nb,
 )

@@ -76,11 +76,17 @@ from .rng_nb import below_nb, chance_nb
 from .rules_nb import (
     JOKER_BIT,
     NO_TRUMP,
+    POINT_MASK,
+    above_nb,
     bit_nb,
+    has_nb,
+    highest_card_nb,
     hunter_of_nb,
     in_tricks_nb,
     is_point_nb,
     joker_has_power_nb,
+    kth_card_nb,
+    lowest_card_nb,
     mighty_of_nb,
     popcount_nb,
     suit_mask_nb,
@@ -90,42 +96,8 @@ from .rules_nb import (
 
 WEAK = -2
 PASS = -1
-_POINT_CARDS = np.uint64(sum(0x1F << (13 * s + 8) for s in range(4)))
 _RANK_0 = np.uint64(sum(1 << (13 * s) for s in range(4)))  # the 2 of every suit
 _JOKER_MASK = np.uint64(1 << JOKER_BIT)
-
-
-@njit(cache=True)
-def kth_card_nb(mask: np.uint64, k: int) -> int:
-    """Bit index of the k-th lowest card of a mask."""
-    for _ in range(k):
-        mask &= mask - np.uint64(1)
-    low = mask & (~mask + np.uint64(1))
-    return popcount_nb(low - np.uint64(1))
-
-
-@njit(cache=True)
-def lowest_card_nb(mask: np.uint64) -> int:
-    """Bit index of the lowest card of a non-empty mask."""
-    return kth_card_nb(mask, 0)
-
-
-@njit(cache=True)
-def highest_card_nb(mask: np.uint64) -> int:
-    """Bit index of the highest card of a non-empty mask (a binary search)."""
-    c = 0
-    for shift in (32, 16, 8, 4, 2, 1):
-        s = np.uint64(shift)
-        if mask >> s:
-            mask >>= s
-            c += shift
-    return c
-
-
-@njit(cache=True, inline="always")
-def has_nb(mask: np.uint64, card: int) -> bool:
-    """Whether a mask holds a card (card >= 0)."""
-    return card >= 0 and (mask >> np.uint64(card)) & np.uint64(1) == np.uint64(1)
 
 
 # -- hand strength ------------------------------------------------------------------------
@@ -312,7 +284,7 @@ def least_wanted_nb(hand: np.uint64, trump: int, params: np.ndarray) -> int:
         c = lowest_card_nb(cards)
         v = keep_value_nb(hand, c, trump, params)
         if suit != trump and not has_nb(hand, suit * 13 + 12):
-            points = cards & _POINT_CARDS
+            points = cards & POINT_MASK
             if points:
                 c1 = lowest_card_nb(points)
                 v1 = keep_value_nb(hand, c1, trump, params)
@@ -513,7 +485,7 @@ def follow_nb(
     if partner_wins:
         if last or w == mighty or w == JOKER_BIT:
             # the lowest-ranked side point card, the lowest suit's on a tie
-            give = legal & _POINT_CARDS & ~mighty_bit
+            give = legal & POINT_MASK & ~mighty_bit
             if trump != NO_TRUMP:
                 give &= ~suit_mask_nb(trump)
             for rank in range(FIRST_POINT_RANK, 13):
@@ -527,7 +499,7 @@ def follow_nb(
     # worth winning: points in it (the card's own included), the last seat, the last
     # tricks; Mighty only for two points or more, the joker for one (but in trick 9)
     if not (points >= 1 or last or trick_no >= 9):
-        wins &= _POINT_CARDS
+        wins &= POINT_MASK
     if points + (1 if is_point_nb(mighty) else 0) < 2 and trick_no < 10:
         wins &= ~mighty_bit
     if points < 1 and trick_no != 9:
@@ -549,12 +521,6 @@ def follow_nb(
     return _cheapest_nb(legal, trump, mighty)
 
 
-
-
-@njit(cache=True, inline="always")
-def _above_nb(card: int) -> np.uint64:
-    """Mask of the cards above ``card`` in bit order."""
-    return ~((np.uint64(2) << np.uint64(card)) - np.uint64(1))
 
 
 @njit(cache=True, inline="always")
@@ -599,12 +565,12 @@ def winners_nb(legal: np.uint64, w: int, suit: int, trump: int, mighty: int,
     rest = legal & ~mighty_bit & ~_JOKER_MASK
     if trump != NO_TRUMP:
         trumps = rest & suit_mask_nb(trump)
-        wins |= trumps & _above_nb(w) if ws == trump else trumps
+        wins |= trumps & above_nb(w) if ws == trump else trumps
         if ws == trump:
             return wins
     if 0 <= suit < 4 and suit != trump:
         follow = rest & suit_mask_nb(suit)
-        wins |= follow & _above_nb(w) if ws == suit else follow
+        wins |= follow & above_nb(w) if ws == suit else follow
     return wins
 
 
@@ -659,7 +625,7 @@ def _lead_nb(
         if not mine:
             continue
         top = highest_card_nb(mine)
-        if top != mighty and not outside & suit_mask_nb(suit) & _above_nb(top):
+        if top != mighty and not outside & suit_mask_nb(suit) & above_nb(top):
             return top, -1, False
     # 4. otherwise the lowest card of the shortest side suit, never a point if avoidable
     # (key: length * 16 + rank, +400 a trump, +200 a point; the lowest card on a tie)

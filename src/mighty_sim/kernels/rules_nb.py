@@ -1,4 +1,6 @@
-"""Rule kernels on bitmasks: legal plays, trick winner, weak-hand score, settlement.
+"""Rule kernels on bitmasks: legal plays, trick winner, weak-hand score, settlement, and
+the card-set helpers every kernel uses (a card's bit, popcount, lowest, highest and k-th
+card of a mask, the cards above a card, the point cards).
 
 Source: docs/rules.md, standard (Auction: the weak hand; Play; Scoring), with the switches of
 section 5 read from the compiled profile (:mod:`mighty_sim.kernels.params`); there is no
@@ -72,7 +74,8 @@ _ONE = np.uint64(1)
 _SUIT_BITS = np.uint64(0x1FFF)
 _HONORS = np.uint64(sum(0xF << (13 * s + 9) for s in range(4)))  # J Q K A of each suit
 _TENS = np.uint64(sum(1 << (13 * s + 8) for s in range(4)))
-_POINTS = np.uint64(sum(0x1F << (13 * s + 8) for s in range(4)))
+POINT_MASK = np.uint64(sum(0x1F << (13 * s + 8) for s in range(4)))
+"""The point cards (10 J Q K A of every suit)."""
 
 
 @njit(cache=True, inline="always")
@@ -100,6 +103,45 @@ def bit_nb(card: int) -> np.uint64:
 def suit_mask_nb(suit: int) -> np.uint64:
     """Mask of the 13 cards of a suit (0..3)."""
     return _SUIT_BITS << np.uint64(13 * suit)
+
+
+@njit(cache=True)
+def kth_card_nb(mask: np.uint64, k: int) -> int:
+    """Bit index of the k-th lowest card of a mask."""
+    for _ in range(k):
+        mask &= mask - np.uint64(1)
+    low = mask & (~mask + np.uint64(1))
+    return popcount_nb(low - np.uint64(1))
+
+
+@njit(cache=True)
+def lowest_card_nb(mask: np.uint64) -> int:
+    """Bit index of the lowest card of a non-empty mask."""
+    return kth_card_nb(mask, 0)
+
+
+@njit(cache=True)
+def highest_card_nb(mask: np.uint64) -> int:
+    """Bit index of the highest card of a non-empty mask (a binary search)."""
+    c = 0
+    for shift in (32, 16, 8, 4, 2, 1):
+        s = np.uint64(shift)
+        if mask >> s:
+            mask >>= s
+            c += shift
+    return c
+
+
+@njit(cache=True, inline="always")
+def has_nb(mask: np.uint64, card: int) -> bool:
+    """Whether a mask holds a card (card >= 0)."""
+    return card >= 0 and (mask >> np.uint64(card)) & np.uint64(1) == np.uint64(1)
+
+
+@njit(cache=True, inline="always")
+def above_nb(card: int) -> np.uint64:
+    """Mask of the cards above ``card`` in bit order."""
+    return ~((np.uint64(2) << np.uint64(card)) - np.uint64(1))
 
 
 @njit(cache=True)
@@ -139,7 +181,7 @@ def hunter_of_nb(params: np.ndarray, trump: int) -> int:
 @njit(cache=True)
 def points_nb(mask: np.uint64) -> int:
     """Point cards (A K Q J 10) in a mask."""
-    return popcount_nb(mask & _POINTS)
+    return popcount_nb(mask & POINT_MASK)
 
 
 @njit(cache=True)
