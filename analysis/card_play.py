@@ -24,7 +24,7 @@ print(card_play(par))
 # by contract: the share par makes against the share made, and the points below par
 print(
     par.group_by("bid", "trump")
-    .agg(pl.len().alias("n"), pl.col("makeable").mean().alias("par_makes"),
+    .agg(pl.len().alias("n"), (pl.col("par") >= pl.col("bid")).mean().alias("par_makes"),
          pl.col("success").mean().alias("made"),
          (pl.col("par").cast(pl.Int64) - pl.col("taken")).mean().alias("below_par"))
     .filter(pl.col("n") >= 50)

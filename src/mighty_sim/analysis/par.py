@@ -111,7 +111,7 @@ def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
     the start of trick ``from_trick``: one row a deal, with what the players took.
 
     ``par`` and ``taken`` count what the contract counts: points, or tricks in trick-bid
-    profiles; ``makeable`` is ``par >= bid``. ValueError for a two-deck profile (the
+    profiles (a contract par makes: ``par >= bid``). ValueError for a two-deck profile (the
     search plays one deck) or a trick out of range."""
     config = open_run(dataset).config
     profile = config.profile
@@ -168,7 +168,6 @@ def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
         "from_trick": cols["from_trick"],
         "par": cols["par"],
         "taken": cols["taken"],
-        "makeable": cols["par"] >= cols["bid"],
         "success": cols["success"],
         "positions": cols["positions"],
     })
@@ -228,8 +227,7 @@ def card_play(par: pl.DataFrame) -> pl.DataFrame:
         gap = (g["par"].cast(pl.Int64) - g["taken"].cast(pl.Int64)).to_numpy()
         n = len(gap)
         half = Z95 * float(gap.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
-        makeable = g.filter(pl.col("makeable") if "makeable" in g.columns
-                            else pl.col("par") >= pl.col("bid"))
+        makeable = g.filter(pl.col("par") >= pl.col("bid"))
         lost = int((~makeable["success"]).sum())
         low, high = wilson_interval(lost, makeable.height)
         rows.append({

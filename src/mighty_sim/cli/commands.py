@@ -385,10 +385,9 @@ def par(dataset: Path, deals: int, from_trick: int, workers: int) -> None:
     """Double-dummy par of the deals of DATASET: what the declarer's side takes against
     best defence with every hand seen, beside what it took.
 
-    Writes DATASET/par.parquet (one row a deal: par, taken, makeable = par >= bid,
-    success, positions searched; points, or tricks in trick-bid profiles) and prints
-    the card-play table that `mighty-sim analyze` shows from then on. One-deck
-    profiles only.
+    Writes DATASET/par.parquet (one row a deal: par, taken, bid, success, positions
+    searched; points, or tricks in trick-bid profiles) and prints the card-play table
+    that `mighty-sim analyze` shows from then on. One-deck profiles only.
     """
     from ..analysis.par import card_play, par_table, write_par
     from ..analysis.report import print_tables
