@@ -105,6 +105,17 @@ def _check_stored(dataset: Path, cols: dict[str, np.ndarray]) -> None:
                          "(a damaged or edited run)")
 
 
+def check_solvable(profile: RuleProfile, from_trick: int, option: str) -> None:
+    """ValueError (naming ``option``) unless the search can start at ``from_trick`` of
+    a ``profile`` deal: one deck, a trick of the deal."""
+    if profile.deck_copies != 1:
+        raise ValueError(f"{profile.name} plays two decks; the double-dummy search plays "
+                         "one-deck profiles only")
+    if not 1 <= from_trick <= profile.hand_size:
+        raise ValueError(f"{option}: {profile.name} plays tricks 1 to "
+                         f"{profile.hand_size}, got {from_trick}")
+
+
 def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
               progress: Callable[[int], None] | None = None) -> pa.Table:
     """Par of the first ``deals`` played deals of ``dataset`` (every one if fewer) from
@@ -115,12 +126,7 @@ def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
     search plays one deck) or a trick out of range."""
     config = open_run(dataset).config
     profile = config.profile
-    if profile.deck_copies != 1:
-        raise ValueError(f"{profile.name} plays two decks; the double-dummy search plays "
-                         "one-deck profiles only")
-    if not 1 <= from_trick <= profile.hand_size:
-        raise ValueError(f"--from-trick: {profile.name} plays tricks 1 to "
-                         f"{profile.hand_size}, got {from_trick}")
+    check_solvable(profile, from_trick, "--from-trick")
     per_game = max(1, config.ledger)
     games = min(config.games, math.ceil(deals / per_game))
     starts = list(range(0, games, CHUNK_GAMES))

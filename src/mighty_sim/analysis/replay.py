@@ -24,6 +24,10 @@ def describe_deal(dataset: Path, deal_id: int, par_from: int | None = None) -> s
     (:func:`~mighty_sim.analysis.par.trick_pars`)."""
     state = inspect_run(dataset)
     config = state.config
+    if par_from is not None:  # told before the deal is played again
+        from .par import check_solvable
+
+        check_solvable(config.profile, par_from, "--par-from")
     game, attempt = divmod(deal_id, 1 << 16)
     if deal_id < 0 or game >= config.games:
         raise ValueError(f"deal {deal_id}: no such deal in {dataset} (deal ids are "
@@ -83,12 +87,6 @@ def describe_deal(dataset: Path, deal_id: int, par_from: int | None = None) -> s
     if par_from is not None:
         from .par import trick_pars
 
-        if config.profile.deck_copies != 1:
-            raise ValueError(f"{config.profile.name} plays two decks; the double-dummy "
-                             "search plays one-deck profiles only")
-        if not 1 <= par_from <= config.profile.hand_size:
-            raise ValueError(f"--par-from: {config.profile.name} plays tricks 1 to "
-                             f"{config.profile.hand_size}, got {par_from}")
         index = int(np.flatnonzero(pc.equal(rows.column("deal_id"), deal_id)
                                    .to_numpy(zero_copy_only=False))[0])
         pars = trick_pars(batch, index, config.profile, par_from)
