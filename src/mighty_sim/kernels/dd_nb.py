@@ -219,9 +219,9 @@ def _order_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, seat: int, side: int
     trump = s[S_TRUMP]
     mighty = mighty_of_nb(params, trump)
     mine = (side >> seat) & 1
-    others = np.uint64(0)
+    others = np.uint64(0)  # a lead's: the cards of the other hands, of the partners'
     partner = np.uint64(0)
-    for p in range(n):
+    for p in range(n if k == 0 else 0):
         if p != seat:
             others |= h[p]
             if (side >> p) & 1 == mine:
