@@ -18,8 +18,10 @@ from mighty_sim.kernels.dd_nb import (
     USE_ORDER,
     USE_PRUNING,
     USE_TABLE,
+    dd_reaches_nb,
     dd_search_nb,
     dd_value_nb,
+    dd_window_nb,
     minimax_nb,
     side_of_nb,
 )
@@ -61,6 +63,33 @@ def _check_endings(name: str, seeds: range, tricks: tuple[int, ...]) -> int:
 def test_the_search_finds_the_exhaustive_value(name: str) -> None:
     assert _check_endings(name, range(120), (1, 2, 3)) >= 100
     assert _check_endings(name, range(120, 140), (4,)) >= 15
+
+
+@pytest.mark.parametrize("name", ONE_DECK, ids=lambda n: Path(n).stem)
+def test_a_window_gives_the_value_inside_it_and_a_bound_outside(name: str) -> None:
+    """Every window around, below and above the value, and every target of the
+    contract question, on endings of 2-4 tricks."""
+    checked = 0
+    for seed in range(60):
+        s, h, tr, params = _ending(name, seed, 2 + seed % 3)
+        if side_of_nb(s) < 0:
+            continue
+        value = dd_value_nb(s.copy(), h.copy(), tr.copy(), params, np.zeros(1, np.int64))
+        for lo in range(value - 3, value + 3):
+            for hi in (lo + 1, lo + 3):
+                got = dd_window_nb(s.copy(), h.copy(), tr.copy(), params,
+                                   np.zeros(1, np.int64), USE_ALL, lo, hi)
+                if lo < value < hi:
+                    assert got == value, (seed, lo, hi)
+                elif value <= lo:
+                    assert value <= got <= lo, (seed, lo, hi)
+                else:
+                    assert hi <= got <= value, (seed, lo, hi)
+        for target in range(value - 2, value + 3):
+            assert dd_reaches_nb(s.copy(), h.copy(), tr.copy(), params,
+                                 np.zeros(1, np.int64), target) == (value >= target)
+        checked += 1
+    assert checked >= 40
 
 
 @pytest.mark.slow

@@ -13,8 +13,10 @@ profiles.
 :func:`dd_value_nb` is an alpha-beta search with a transposition table of the positions
 at a trick's start (keyed on every hand in relative ranks, the leader and the trick;
 storing bounds on what the side takes from there on), moves ordered by what they do to
-the trick (:func:`_order_nb`); :func:`minimax_nb` the same game searched exhaustively
-without any pruning or table, the yardstick the search is tested against.
+the trick (:func:`_order_nb`); :func:`dd_reaches_nb` the same search asking only
+whether the side reaches a target (a contract makes), which prunes far more;
+:func:`minimax_nb` the same game searched exhaustively without any pruning or table, the
+yardstick the search is tested against.
 """
 
 from __future__ import annotations
@@ -81,6 +83,7 @@ searched once, moves ordered by what they do to the trick."""
 USE_ALL = 31
 
 
+
 @njit(cache=True)
 def side_of_nb(s: np.ndarray) -> int:
     """Bit mask of the declarer's side: the declarer and the friend, when there is one;
@@ -128,21 +131,22 @@ def _range_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
 
 
 @njit(cache=True)
-def _key_nb(s: np.ndarray, h: np.ndarray, params: np.ndarray) -> np.uint64:
+def _key_nb(s: np.ndarray, h: np.ndarray, params: np.ndarray, canon: np.ndarray
+            ) -> np.uint64:
     """What the rest of the play from a trick's start depends on, hashed: every hand in
     relative ranks, the leader, the trick number, whether the friend has led (a 20-NT
     lead request). Relative ranks: within a suit, the cards still in play keep their
     order and their point value but not their rank (a hand of 5 and 9 of a suit whose
     2, 3, 4, 6, 7, 8 are gone plays as one of 2 and 3), so positions that differ only by
     which low cards went share an entry; where Mighty and the hunter are (they have rules
-    of their own) is part of the key. The side and the contract are the search's own."""
+    of their own) is part of the key. The side and the contract are the search's own.
+    ``canon`` is work space of at least ``MAX_PLAYERS`` entries."""
     n = s[S_N]
     trump = s[S_TRUMP]
     mighty = mighty_of_nb(params, trump)
     hunter = hunter_of_nb(params, trump)
     z = np.uint64(s[S_TRICK_NO] * 16 + s[S_LEADER] * 2 + s[S_FRIEND_HAS_LED])
     where = 0  # the seats of Mighty and the hunter, 15 when gone
-    canon = np.zeros(MAX_PLAYERS, np.uint64)
     for p in range(n):
         hand = h[p]
         canon[p] = hand & bit_nb(JOKER_BIT)
@@ -204,7 +208,8 @@ def distinct_nb(s: np.ndarray, h: np.ndarray, seat: int, legal: np.uint64,
 
 @njit(cache=True)
 def _order_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, seat: int, side: int,
-              params: np.ndarray, mc: np.ndarray, nm: int, order: np.ndarray) -> None:
+              params: np.ndarray, mc: np.ndarray, nm: int, order: np.ndarray,
+              sc: np.ndarray) -> None:
     """``order[:nm]``: the moves ``mc[:nm]`` of ``seat`` in the order they are searched,
     the likeliest to cut first. A lead: Mighty and the joker, then cards no other hand
     can beat in their suit, then low cards of suits whose top card a partner holds, then
@@ -212,8 +217,8 @@ def _order_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, seat: int, side: int
     that takes the trick so far (``dump_value_nb``), then the cards that leave it to a
     partner, points first, then those that leave it to an opponent, cheapest first and
     points last. (Measured against high cards first on random and played positions of
-    6 and 7 tricks left: 25-45% fewer positions in all.)"""
-    sc = np.empty(MAX_MOVES, np.int64)
+    6 and 7 tricks left: 25-45% fewer positions in all.) ``sc`` is work space for
+    the moves' scores."""
     k = s[S_K]
     n = s[S_N]
     trump = s[S_TRUMP]
@@ -268,7 +273,8 @@ def _order_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, seat: int, side: int
 def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray,
               uses: int, nodes: np.ndarray, tt_key: np.ndarray, tt_bounds: np.ndarray,
               bits: int, ss: np.ndarray, hs: np.ndarray, ts: np.ndarray, moves: np.ndarray,
-              frame: np.ndarray, keys: np.ndarray, ti: np.ndarray) -> int:
+              frame: np.ndarray, keys: np.ndarray, canon: np.ndarray, ti: np.ndarray,
+              lo: int, hi: int) -> int:
     """The side's final count from a position: fail-soft alpha-beta with the parts of
     the search ``uses`` names, every line with none. Iterative, one frame a ply
     (``ss``/``hs``/``ts`` the positions of the line searched, ``moves`` each ply's
@@ -280,6 +286,7 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
     s0, h0, tr0, params, nodes = borrow(s0), borrow(h0), borrow(tr0), borrow(params), \
         borrow(nodes)
     tt_key, tt_bounds, keys, ti = borrow(tt_key), borrow(tt_bounds), borrow(keys), borrow(ti)
+    canon = borrow(canon)
     ss, hs, ts, moves, frame = borrow(ss), borrow(hs), borrow(ts), borrow(moves), \
         borrow(frame)
     side = side_of_nb(s0)
@@ -287,6 +294,7 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
         return -1
     prune = uses & USE_PRUNING != 0
     mc, ms, md, mo = moves[0], moves[1], moves[2], moves[3]
+    sc = moves[4, 0]  # the move order's work space
     # each ply's window, the window searched (what its result bounds), best so far,
     # moves, next move, table slot, taken so far, whether the side is to play
     alpha, beta, w0, w1, best = frame[0], frame[1], frame[2], frame[3], frame[4]
@@ -294,7 +302,7 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
     ss[0, :] = s0
     hs[0, :] = h0
     ts[0, :] = tr0
-    alpha[0], beta[0] = -1, 1 << 30
+    alpha[0], beta[0] = lo, hi
     d = 0
     entering = True  # at a new position of ply d; else back at ply d with a move's value
     value = 0
@@ -316,7 +324,7 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
                 slot[d] = -1
                 if uses & USE_TABLE and s[S_K] == 0:
                     now[d] = _taken_nb(s, params, side)
-                    keys[d] = _key_nb(s, h, params)
+                    keys[d] = _key_nb(s, h, params, canon)
                     k = np.int64(keys[d] >> np.uint64(64 - bits))
                     slot[d] = k
                     if tt_key[k] == keys[d]:
@@ -339,7 +347,7 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
                     legal = distinct_nb(s, h, seat, legal, params)
                 nm[d] = moves_nb(s, h, seat, legal, params, mc[d], ms[d], md[d])
                 if uses & USE_ORDER:
-                    _order_nb(s, h, tr, seat, side, params, mc[d], nm[d], mo[d])
+                    _order_nb(s, h, tr, seat, side, params, mc[d], nm[d], mo[d], sc)
                 else:
                     mo[d, :nm[d]] = np.arange(nm[d])
                 nxt[d] = -1  # no move searched yet
@@ -389,6 +397,15 @@ def dd_search_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarra
                  nodes: np.ndarray, uses: int) -> int:
     """:func:`dd_value_nb` with only the parts of the search that ``uses`` names
     (``USE_*`` bits; each gives the same value, faster): what the benchmark weighs."""
+    return dd_window_nb(s, h, tr, params, nodes, uses, -1, 1 << 30)
+
+
+@njit(cache=True)
+def dd_window_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
+                 nodes: np.ndarray, uses: int, lo: int, hi: int) -> int:
+    """The search within the window ``lo`` < value < ``hi``: the value when it lies in
+    the window, else a bound on it on the side it falls (at most ``lo``, at least
+    ``hi``); -1 before a first-trick friend is known."""
     if side_of_nb(s) < 0:
         return -1
     left = 0
@@ -401,8 +418,9 @@ def dd_search_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarra
     return _solve_nb(s, h, tr, params, uses, nodes, tt_key, tt_bounds, bits,
                      np.zeros((top, N_S), np.int64), np.zeros((top, N_H), np.uint64),
                      np.zeros((top, MAX_PLAYERS), np.int64),
-                     np.zeros((4, top, MAX_MOVES), np.int64), np.zeros((10, top), np.int64),
-                     np.zeros(top, np.uint64), np.zeros((1, N_T), np.int64))
+                     np.zeros((5, top, MAX_MOVES), np.int64), np.zeros((10, top), np.int64),
+                     np.zeros(top, np.uint64), np.zeros(MAX_PLAYERS, np.uint64),
+                     np.zeros((1, N_T), np.int64), lo, hi)
 
 
 @njit(cache=True)
@@ -413,6 +431,16 @@ def dd_value_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray
     alpha-beta search; -1 in first-trick friend mode before the first trick is over.
     ``nodes[0]`` is increased by the positions searched."""
     return dd_search_nb(s, h, tr, params, nodes, USE_ALL)
+
+
+@njit(cache=True)
+def dd_reaches_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
+                  nodes: np.ndarray, target: int) -> bool:
+    """Whether the declarer's side takes at least ``target`` with best play on both
+    sides (a contract makes when ``target`` is its bid): the search with the null window
+    just below ``target``, a third to a fifth of the positions of :func:`dd_value_nb` on
+    played deals. False before a first-trick friend is known."""
+    return dd_window_nb(s, h, tr, params, nodes, USE_ALL, target - 1, target) >= target
 
 
 @njit(cache=True)
