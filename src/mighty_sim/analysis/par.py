@@ -26,7 +26,7 @@ import signal
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, wait
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import polars as pl
@@ -50,6 +50,8 @@ from ..kernels.layout import (
 )
 from ..rules.profile import TRUMPS, RuleProfile
 from .stats import Z95, wilson_interval
+
+T = TypeVar("T")
 
 CHUNK_GAMES = 200
 """Games re-simulated and solved at a time (a worker's task)."""
@@ -116,6 +118,35 @@ def check_solvable(profile: RuleProfile, from_trick: int, option: str) -> None:
                          f"{profile.hand_size}, got {from_trick}")
 
 
+def run_polled(fn: Callable[..., T], tasks: list[tuple[Any, ...]], workers: int,
+               on_result: Callable[[T], None] | None = None) -> list[T]:
+    """``fn(*task)`` for every task in ``workers`` spawned processes, the results in the
+    tasks' order, ``on_result`` called on each as it comes. The futures are polled, so
+    that Ctrl-C is seen at once; on Ctrl-C or a failure the workers are ended at once
+    (they ignore Ctrl-C themselves: a long compiled call cannot be interrupted)."""
+    ctx = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
+                               initializer=signal.signal,
+                               initargs=(signal.SIGINT, signal.SIG_IGN))
+    finished = False
+    try:
+        futures = [pool.submit(fn, *task) for task in tasks]
+        pending = set(futures)
+        while pending:  # polled: a wait on a future would hold off Ctrl-C
+            done, pending = wait(pending, timeout=0.1)
+            for f in done:
+                if on_result is not None:
+                    on_result(f.result())
+        results = [f.result() for f in futures]
+        finished = True
+    finally:
+        if not finished:  # Ctrl-C or a failure: the workers end at once
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.terminate()
+        pool.shutdown(wait=True, cancel_futures=True)
+    return results
+
+
 def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
               progress: Callable[[int], None] | None = None) -> pa.Table:
     """Par of the first ``deals`` played deals of ``dataset`` (every one if fewer) from
@@ -139,27 +170,13 @@ def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
                 progress(len(parts[-1]["deal_id"]))
     else:
         _chunk(cdict, 0, 1, profile.hand_size)  # compiled once here, loaded by workers
-        ctx = multiprocessing.get_context("spawn")
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
-                                   initializer=signal.signal,
-                                   initargs=(signal.SIGINT, signal.SIG_IGN))
-        finished = False
-        try:
-            futures = [pool.submit(_chunk, cdict, g, min(CHUNK_GAMES, games - g),
-                                   from_trick) for g in starts]
-            pending = set(futures)
-            while pending:  # polled: a wait on a future would hold off Ctrl-C
-                done, pending = wait(pending, timeout=0.1)
-                for f in done:
-                    if progress is not None:
-                        progress(len(f.result()["deal_id"]))
-            parts = [f.result() for f in futures]
-            finished = True
-        finally:
-            if not finished:  # Ctrl-C or a failure: the workers end at once
-                for process in list(getattr(pool, "_processes", {}).values()):
-                    process.terminate()
-            pool.shutdown(wait=True, cancel_futures=True)
+
+        def report(part: dict[str, np.ndarray]) -> None:
+            if progress is not None:
+                progress(len(part["deal_id"]))
+
+        parts = run_polled(_chunk, [(cdict, g, min(CHUNK_GAMES, games - g), from_trick)
+                                    for g in starts], workers, report)
     cols = {k: np.concatenate([p[k] for p in parts])[:deals] for k in parts[0]}
     _check_stored(dataset, cols)
     player = [config.players[d].policy for d in cols["declarer"]]

@@ -10,7 +10,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -370,7 +370,8 @@ def show(dataset: Path, deal: int, par_from: int | None) -> None:
 
 
 @main.command()
-@click.argument("dataset", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("dataset", required=False,
+                type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--deals", type=click.IntRange(min=1), default=20_000, show_default=True,
               help="Played deals to solve: the first ones of the run.")
 @click.option("--from-trick", type=click.IntRange(min=1), default=5, show_default=True,
@@ -378,17 +379,45 @@ def show(dataset: Path, deal: int, par_from: int | None) -> None:
                    "played (first-trick friend mode: trick 2 at the earliest). Each trick "
                    "earlier costs six to eight times the time: a standard deal's median "
                    "is about 20 ms from trick 5, 140 ms from trick 4; whole deals (trick "
-                   "1) are out of reach.")
+                   "1) take seconds to minutes each, too long for a run's deals.")
 @click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1,
               show_default=True, help="Worker processes.")
-def par(dataset: Path, deals: int, from_trick: int, workers: int) -> None:
-    """Double-dummy par of the deals of DATASET: what the declarer's side takes against
-    best defence with every hand seen, beside what it took.
+@click.option("--hand", "hands", multiple=True,
+              help="Instead of DATASET, one deal: give once a seat, the declarer's hand "
+                   "after the exchange first, then each seat in turn of play.")
+@click.option("--blind", default="", help="With --hand: the cards the declarer set aside "
+                                          "(they count for the declarer's side).")
+@click.option("--contract", default=None, help='With --hand: e.g. "15S", "20NT".')
+@click.option("--friend", default="none", show_default=True,
+              help="With --hand: the card called for a friend (e.g. AD), or none.")
+@click.option("--lead-request", default=None,
+              help="With --hand: the suit the friend is asked to lead first (top NT "
+                   "contracts where the profile has the request).")
+@click.option("--profile", default="standard", show_default=True,
+              help="With --hand: built-in one-deck profile name or .toml file.")
+@click.option("--makes-only", is_flag=True,
+              help="With --hand: only whether the contract makes (much faster than the par).")
+@_format_option("table", "json")
+def par(dataset: Path | None, deals: int, from_trick: int, workers: int,
+        hands: tuple[str, ...], blind: str, contract: str | None, friend: str,
+        lead_request: str | None, profile: str, makes_only: bool, fmt: str) -> None:
+    """Double-dummy par: what the declarer's side takes against best defence with every
+    hand seen.
 
-    Writes DATASET/par.parquet (one row a deal: par, taken, bid, success, positions
-    searched; points, or tricks in trick-bid profiles) and prints the card-play table
-    that `mighty-sim analyze` shows from then on. One-deck profiles only.
+    With DATASET: the par of its deals beside what the players took, written to
+    DATASET/par.parquet (one row a deal: par, taken, bid, success, positions searched;
+    points, or tricks in trick-bid profiles), and the card-play table that `mighty-sim
+    analyze` shows from then on. With --hand (five times in standard), --blind and
+    --contract instead: one whole deal, whether its contract makes and its par. One-deck
+    profiles only.
     """
+    if hands:
+        if dataset is not None:
+            raise ValueError("give DATASET or --hand, not both")
+        _par_deal(hands, blind, contract, friend, lead_request, profile, makes_only, fmt)
+        return
+    if dataset is None:
+        raise ValueError("give DATASET (a run's folder) or one deal with --hand")
     from ..analysis.par import card_play, par_table, write_par
     from ..analysis.report import print_tables
     from ..dataset.integrity import open_run
@@ -407,6 +436,40 @@ def par(dataset: Path, deals: int, from_trick: int, workers: int) -> None:
     path = write_par(dataset, table)
     click.echo(f"{table.num_rows:,} deals solved in {time.perf_counter() - t0:.1f} s -> {path}")
     print_tables({"card_play": card_play(pl.from_arrow(table))})  # type: ignore[arg-type]
+
+
+def _par_deal(hands: tuple[str, ...], blind: str, contract: str | None, friend: str,
+              lead_request: str | None, profile: str, makes_only: bool, fmt: str) -> None:
+    """`par --hand ...`: one whole deal solved, answers printed as they come."""
+    from ..analysis.par_position import make_deal, solve_deal
+
+    if contract is None:
+        raise ValueError("--contract: needed with --hand (e.g. 15S)")
+    deal = make_deal(load_profile(profile), list(hands), blind, contract, friend, lead_request)
+    unit = "tricks" if deal.profile.bid_unit == "tricks" else "points"
+
+    def say(step: str, r: dict[str, object]) -> None:
+        if fmt == "json":
+            return
+        if step == "makes":
+            click.echo(f"{contract.upper()}: {'makes' if r['makes'] else 'goes down'} with best "
+                       f"play on both sides ({r['positions']:,} positions, "
+                       f"{r['seconds']:.2f} s)")
+        else:
+            click.echo(f"par: the declarer's side takes {r['par']} {unit} "
+                       f"({r['positions']:,} positions, {r['seconds']:.2f} s)")
+
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    try:
+        with console.status("solving (whole deals take seconds to minutes; Ctrl-C stops)",
+                            spinner="dots") if console.is_terminal else nullcontext():
+            out = solve_deal(deal, exact=not makes_only, on_step=say)
+    except KeyboardInterrupt:
+        raise _Interrupted("interrupted") from None
+    if fmt == "json":
+        click.echo(json.dumps(out, indent=1))
 
 
 @main.command()
