@@ -7,14 +7,17 @@ percentile (the maximum with fewer than 100 positions) of the wall time a solve 
 median positions searched. With ``--played D``, the same figures for D deals played by
 heuristic players (the contracts and hands of real auctions and exchanges), each taken
 up at the start of trick T (``--from``, the tricks before replayed as played), as
-``mighty-sim par`` solves them. With ``--parts N``, what each part of the search buys:
-positions and time on the same endings of N tricks with the whole search, with each part
-left out, and with alpha-beta alone (up to 5 tricks). Before timing, it checks the
+``mighty-sim par`` solves them; with ``--question makes`` (or ``both``) the time to
+answer whether the contract makes (the null-window search of ``par --hand``). With
+``--parts N``, what each part of the search buys: positions and time on the same
+endings of N tricks with the whole search, with each part left out, and with alpha-beta
+alone (up to 5 tricks). Before timing, it checks the
 search against the exhaustive one on 50 endings of 2 tricks.
 
     .venv/bin/python benchmarks/bench_dd.py [--tricks 3,4,5,6] [--positions 40]
     .venv/bin/python benchmarks/bench_dd.py --tricks "" --played 2000 --from 7,6,5
     .venv/bin/python benchmarks/bench_dd.py --tricks "" --parts 5
+    .venv/bin/python benchmarks/bench_dd.py --tricks "" --played 40 --from 1 --question makes
 """
 
 from __future__ import annotations
@@ -36,12 +39,13 @@ from mighty_sim.kernels.dd_nb import (
     USE_ORDER,
     USE_PRUNING,
     USE_TABLE,
+    dd_reaches_nb,
     dd_search_nb,
     dd_value_nb,
     minimax_nb,
     side_of_nb,
 )
-from mighty_sim.kernels.layout import MAX_PLAYERS, OUTCOME_PLAYED, R_OUTCOME
+from mighty_sim.kernels.layout import MAX_PLAYERS, OUTCOME_PLAYED, R_BID, R_OUTCOME
 from mighty_sim.kernels.par_nb import first_tricks_nb, recorded_position_nb
 from mighty_sim.kernels.params import compile_profile
 from mighty_sim.kernels.play_nb import N_H, N_S
@@ -50,11 +54,15 @@ from mighty_sim.verify.positions import random_ending
 
 
 def _timed(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
-           seconds: list[float], searched: list[int]) -> None:
-    """Solve once, adding the wall time and the positions searched to the lists."""
+           seconds: list[float], searched: list[int], target: int = -1) -> None:
+    """Solve once (the par, or with a ``target`` whether the side reaches it), adding
+    the wall time and the positions searched to the lists."""
     nodes = np.zeros(1, np.int64)
     t = time.perf_counter()
-    dd_value_nb(s, h, tr, params, nodes)
+    if target >= 0:
+        dd_reaches_nb(s, h, tr, params, nodes, target)
+    else:
+        dd_value_nb(s, h, tr, params, nodes)
     seconds.append(time.perf_counter() - t)
     searched.append(int(nodes[0]))
 
@@ -67,9 +75,10 @@ def _summary(seconds: list[float], searched: list[int], name: str) -> dict[str, 
             f"{name}_median_positions": float(np.median(searched))}
 
 
-def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[int]
-            ) -> dict[str, float]:
-    """Solve times of heuristic-played deals from the start of each trick of ``starts``."""
+def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[int],
+            what: str) -> dict[str, float]:
+    """Solve times of heuristic-played deals from the start of each trick of ``starts``:
+    the par, whether the contract makes (``what`` "par", "makes" or "both")."""
     batch = play_batch(profile, seed=1, game_start=0, games=deals,
                        players=parse_players("heuristic", profile.players), record_tricks=True)
     rows = np.flatnonzero(batch.ri[:, R_OUTCOME] == OUTCOME_PLAYED)[:deals]
@@ -77,12 +86,17 @@ def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[i
     s, h, tr = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
     figures: dict[str, float] = {}
     for start in starts:
-        seconds, searched = [], []
-        for r in rows:
-            recorded_position_nb(batch.ri, batch.ru, batch.ti, r, first[r], params, start,
-                                 s, h, tr)
-            _timed(s, h, tr, params, seconds, searched)
-        figures.update(_summary(seconds, searched, f"played_from_trick_{start}"))
+        for question in ("par", "makes"):
+            if what not in (question, "both"):
+                continue
+            seconds, searched = [], []
+            for r in rows:
+                recorded_position_nb(batch.ri, batch.ru, batch.ti, r, first[r], params,
+                                     start, s, h, tr)
+                target = int(batch.ri[r, R_BID]) if question == "makes" else -1
+                _timed(s, h, tr, params, seconds, searched, target)
+            name = f"played_from_trick_{start}" + ("_makes" if question == "makes" else "")
+            figures.update(_summary(seconds, searched, name))
     return figures
 
 
@@ -123,6 +137,9 @@ def main() -> None:
     ap.add_argument("--played", type=int, default=0, help="heuristic-played deals a trick")
     ap.add_argument("--from", dest="starts", default="7,6,5",
                     help="tricks to take played deals up at, comma-separated")
+    ap.add_argument("--question", choices=("par", "makes", "both"), default="par",
+                    help="with --played: time the par, whether the contract makes "
+                         "(the null-window search), or both")
     ap.add_argument("--parts", type=int, default=0,
                     help="tricks left of the endings that weigh the search's parts")
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results/dd.json"))
@@ -152,7 +169,7 @@ def main() -> None:
         figures.update(_parts(profile, params, args.parts, args.positions))
     if args.played:
         figures.update(_played(profile, params, args.played,
-                               [int(t) for t in args.starts.split(",")]))
+                               [int(t) for t in args.starts.split(",")], args.question))
     print(f"double-dummy search, {args.profile}, {args.positions} endings a number of "
           f"tricks left; {args.played} played deals a starting trick")
     print_figures(figures)
