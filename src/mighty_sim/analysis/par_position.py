@@ -120,7 +120,13 @@ def make_deal(profile: RuleProfile, hands: list[str], discards: str, contract: s
 
 def deal_state(deal: Deal) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The play state (``kernels.play_nb``: ``s``, ``h``, ``tr``) at the deal's first
-    trick, the declarer in seat 0, and the profile's compiled parameters."""
+    trick, the declarer in seat 0, and the profile's compiled parameters.
+
+    >>> from mighty_sim.kernels.play_nb import S_FRIEND, S_LEADER
+    >>> s, h, tr, params = deal_state(_example())
+    >>> int(s[S_LEADER]), int(s[S_FRIEND])  # the declarer leads; KD is in seat 1's hand
+    (0, 1)
+    """
     from ..kernels.layout import MAX_PLAYERS
     from ..kernels.params import MODE_CALLED, MODE_NONE, compile_profile
     from ..kernels.play_nb import N_H, N_S, start_play_nb
@@ -166,7 +172,12 @@ def solve_deal(deal: Deal, *, exact: bool = True,
     """Whether ``deal``'s contract makes with best play on both sides and, with
     ``exact``, the par (points, or tricks in trick-bid profiles), each with the
     positions searched and the seconds it took; solved in a worker process, so that
-    Ctrl-C ends it at once. ``on_step(name, result)`` is called as each answer comes."""
+    Ctrl-C ends it at once. ``on_step(name, result)`` is called as each answer comes.
+
+    >>> out = solve_deal(_example())
+    >>> out["makes"]["makes"], out["par"]["par"]  # type: ignore[index]
+    (True, 20)
+    """
     p = deal.profile
     out: dict[str, object] = {"profile": p.name, "contract": f"{deal.bid}{TRUMPS[deal.trump]}",
                               "friend": card_name(deal.called) if deal.called >= 0 else "none"}
@@ -181,3 +192,13 @@ def solve_deal(deal: Deal, *, exact: bool = True,
             on_step("par", out["par"])  # type: ignore[arg-type]
     return out
 
+
+
+def _example() -> Deal:
+    """A lopsided `standard` deal for the examples: 18 spades, the friend called by KD."""
+    from ..rules.profile import load_profile
+
+    hands = ["JK AS KS QS JS 10S AH KH AD AC", "9S 8S 7S 6S QH JH 10H 9H KD QD",
+             "5S 4S 3S 2S 8H 7H 6H JD 10D 9D", "5H 4H 3H 2H 8D 7D 6D 5D KC QC",
+             "4D 3D 2D JC 10C 9C 8C 7C 6C 5C"]
+    return make_deal(load_profile("standard"), hands, "4C 3C 2C", "18S", "KD")
