@@ -8,6 +8,7 @@ The answers are those of the search on that state; bad input is one line, exit 2
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -127,6 +128,8 @@ def test_one_deal_from_the_command_line() -> None:
     ({"contract": "21S"}, "bids 13 to 20"),
     ({"contract": "15X"}, "not a contract"),
     ({"lead_request": "H"}, "--lead-request"),
+    ({"friend": "KD AD"}, "--friend: one card"),
+    ({"friend": "XX"}, "--friend: not a card"),
 ])
 def test_bad_deals_are_one_line_errors(change: dict[str, object], message: str) -> None:
     given: dict[str, object] = {"hand": LOPSIDED, "blind": "4C 3C 2C", "contract": "18S",
@@ -140,6 +143,12 @@ def test_bad_deals_are_one_line_errors(change: dict[str, object], message: str) 
     assert result.exit_code == 2
     assert message in result.output and "Traceback" not in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_deal_options_are_refused_beside_a_dataset(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["par", str(tmp_path), "--contract", "15S"])
+    assert result.exit_code == 2
+    assert "--contract: only with --hand" in result.output
 
 
 def test_a_contract_is_read_as_bid_and_strain() -> None:

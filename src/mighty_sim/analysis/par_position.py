@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..rules.cards import card_name, format_cards, parse_card, parse_cards
+from ..rules.cards import card_name, format_cards, parse_cards
 from ..rules.profile import NO_TRUMP, TRUMPS, RuleProfile
 from .par import run_polled
 
@@ -105,7 +105,11 @@ def make_deal(profile: RuleProfile, hands: list[str], discards: str, contract: s
     else:
         if "called" not in profile.friend_modes:
             raise ValueError(f"--friend: {profile.name} does not call a friend by a card")
-        called = parse_card(friend).bit_length() - 1
+        called = _cards(friend, "--friend")
+        if called.bit_count() != 1 or not called & profile.deck_mask:
+            raise ValueError(f"--friend: one card of the {profile.name} deck, or none; "
+                             f"got {friend!r}")
+        called = called.bit_length() - 1
     request = -1
     if lead_request:
         if not (profile.nt_lead_request and trump == NO_TRUMP and bid == profile.max_bid

@@ -418,6 +418,11 @@ def par(dataset: Path | None, deals: int, from_trick: int, workers: int,
         return
     if dataset is None:
         raise ValueError("give DATASET (a run's folder) or one deal with --hand")
+    given = [name for name, v in (("--blind", blind), ("--contract", contract),
+                                  ("--lead-request", lead_request),
+                                  ("--makes-only", makes_only)) if v]
+    if given:
+        raise ValueError(f"{', '.join(given)}: only with --hand (one deal), not with DATASET")
     from ..analysis.par import card_play, par_table, write_par
     from ..analysis.report import print_tables
     from ..dataset.integrity import open_run

@@ -83,7 +83,6 @@ searched once, moves ordered by what they do to the trick."""
 USE_ALL = 31
 
 
-
 @njit(cache=True)
 def side_of_nb(s: np.ndarray) -> int:
     """Bit mask of the declarer's side: the declarer and the friend, when there is one;
@@ -438,8 +437,8 @@ def dd_reaches_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarr
                   nodes: np.ndarray, target: int) -> bool:
     """Whether the declarer's side takes at least ``target`` with best play on both
     sides (a contract makes when ``target`` is its bid): the search with the null window
-    just below ``target``, a third to a fifth of the positions of :func:`dd_value_nb` on
-    played deals. False before a first-trick friend is known."""
+    just below ``target``: on played `standard` deals from tricks 5 and 4, a third and a
+    quarter of the positions of :func:`dd_value_nb`. False before a first-trick friend is known."""
     return dd_window_nb(s, h, tr, params, nodes, USE_ALL, target - 1, target) >= target
 
 
