@@ -1,6 +1,6 @@
 """The one-loop trick play (kernels.tricks_nb) against the state-machine play it stands in
 for (kernels.play_nb.play_until_nb), position by position: random contracts on random
-deals of every one-deck profile, random and heuristic seats mixed, taken up at the start
+deals of every profile (one deck and two), random and heuristic seats mixed, taken up at the start
 or in the middle of a trick, with and without noise, compared on every trick row, every
 seat's points and tricks, the friend found and the stream's state."""
 
@@ -31,13 +31,13 @@ from mighty_sim.kernels.rules_nb import (
     trick_winner_nb,
 )
 from mighty_sim.kernels.tricks_nb import play_tricks_nb
-from mighty_sim.rules.cards import cards_of, parse_cards
+from mighty_sim.rules.cards import cards_of, fold, parse_cards
 from mighty_sim.rules.profile import BUILTIN_PROFILES, TRUMPS, load_profile
 from mighty_sim.verify.positions import random_contract
 
 PROFILE_FILES = Path(__file__).parent.parent / "data" / "profiles"
 HOUSE_RULES = sorted(str(p) for p in PROFILE_FILES.glob("*.toml"))
-ONE_DECK = [n for n in (*BUILTIN_PROFILES, *HOUSE_RULES) if load_profile(n).deck_copies == 1]
+ALL = [*BUILTIN_PROFILES, *HOUSE_RULES]
 
 
 def _play(fast: bool, profile_name: str, seats: str, deal_seed: int) -> tuple[np.ndarray, ...]:
@@ -60,7 +60,7 @@ def _play(fast: bool, profile_name: str, seats: str, deal_seed: int) -> tuple[np
     return np.array([used]), s, h, tr, ti, st
 
 
-@pytest.mark.parametrize("name", ONE_DECK, ids=lambda n: Path(n).stem)
+@pytest.mark.parametrize("name", ALL, ids=lambda n: Path(n).stem)
 def test_the_one_loop_play_plays_as_the_state_machine(name: str) -> None:
     n = load_profile(name).players
     lineups = ["random", "heuristic",
@@ -73,24 +73,25 @@ def test_the_one_loop_play_plays_as_the_state_machine(name: str) -> None:
             assert np.array_equal(a, b), (name, seats, deal_seed)
 
 
-@pytest.mark.parametrize("name", ONE_DECK, ids=lambda n: Path(n).stem)
+@pytest.mark.parametrize("name", ALL, ids=lambda n: Path(n).stem)
 def test_the_winners_by_masks_are_the_trick_winners(name: str) -> None:
     """Wherever the heuristic follower takes the winning cards from winners_nb, they are
     exactly the cards with which trick_winner would have the trick won: random tricks
-    under way (random legal cards, joker suits and demands), every trick number."""
+    under way (random legal cards, joker suits and demands), every trick number; with two
+    decks, card kinds, a copy of a card in the trick now and then."""
     profile = load_profile(name)
     params = compile_profile(profile)
     n = profile.players
     rng = np.random.default_rng(11)
-    checked = 0
+    checked = copies = 0
     for _ in range(3000):
-        deck = np.array(cards_of(profile.deck_mask))
+        deck = np.array(cards_of(profile.card_mask))
         rng.shuffle(deck)
         trump = int(rng.integers(len(TRUMPS)))
         trick_no = int(rng.integers(1, profile.hand_size + 1))
         k = int(rng.integers(1, n))
         trick = np.full(MAX_PLAYERS, -1, np.int64)
-        hands = [np.uint64(sum(1 << int(c) for c in deck[p * 4:(p + 1) * 4]))
+        hands = [np.uint64(fold(sum(1 << int(c) for c in deck[p * 4:(p + 1) * 4])))
                  for p in range(k + 1)]
         joker_suit, demanded = -1, False
         for i in range(k):
@@ -119,7 +120,10 @@ def test_the_winners_by_masks_are_the_trick_winners(name: str) -> None:
         trick[k] = -1
         assert int(got) == want, (name, trick[:k].tolist(), trump, trick_no, hex(int(legal)))
         checked += 1
+        copies += any(int(legal) >> int(c) & 1 for c in trick[:k])
     assert checked > 2000
+    if profile.deck_copies == 2:  # a follower holding a copy of a card in the trick
+        assert copies > 100, copies
 
 
 def test_a_hunter_that_takes_the_jokers_power_is_asked_of_the_whole_trick() -> None:

@@ -17,8 +17,18 @@ from mighty_sim.engine.players import parse_players
 from mighty_sim.kernels import rules_nb
 from mighty_sim.kernels.layout import MAX_PLAYERS, N_T
 from mighty_sim.kernels.params import MODE_CALLED, MODE_NONE, compile_profile
-from mighty_sim.kernels.play2_nb import H2_PLANE1, N_H2, apply_play2_nb, fold_nb, start_play2_nb
-from mighty_sim.kernels.play_nb import N_S, S_FRIEND, S_KIND, S_LEADER, S_REVEALED
+from mighty_sim.kernels.play_nb import (
+    H_PLANE1,
+    N_H,
+    N_S,
+    S_FRIEND,
+    S_KIND,
+    S_LEADER,
+    S_REVEALED,
+    apply_play_nb,
+    kinds_held_nb,
+    start_play_nb,
+)
 from mighty_sim.reference import RandomPlayer, play_ledger
 from mighty_sim.reference import rules as ref_rules
 from mighty_sim.reference.deal import Deal
@@ -77,7 +87,7 @@ def test_weak_score_counts_every_copy() -> None:
     # russian keeps standard's scale: A S 0, joker -1, other A K Q J +1, tens +1/2
     hand = parse_physical("AS AS JK JK KH KH 10C")
     assert ref_rules.weak_hand_score(P6, hand) == Fraction(-2 + 2 + Fraction(1, 2))
-    from mighty_sim.kernels.deal2_nb import weak_score2_nb
+    from mighty_sim.kernels.rules_nb import weak_score2_nb
 
     params = compile_profile(P6)
     p0, p1 = np.uint64(hand & (2**64 - 1)), np.uint64(hand >> 64)
@@ -140,25 +150,24 @@ class Table:
                              parse_card(call).bit_length() - 1 if call else None)
         self.params = compile_profile(profile)
         self.s = np.zeros(N_S, np.int64)
-        self.h = np.zeros(N_H2, np.uint64)
-        self.tr = np.zeros(MAX_PLAYERS, np.int64)
-        self.tk = np.zeros(MAX_PLAYERS, np.int64)
+        self.h = np.zeros(N_H, np.uint64)
+        self.tr = np.zeros(2 * MAX_PLAYERS, np.int64)  # kinds, then the physical cards
         self.ti = np.zeros((1, N_T), np.int64)
-        planes = np.zeros(N_H2, np.uint64)
+        planes = np.zeros(N_H, np.uint64)
         for s, hand in enumerate(dealt):
             planes[s] = hand & (2**64 - 1)
-            planes[H2_PLANE1 + s] = hand >> 64
+            planes[H_PLANE1 + s] = hand >> 64
         called = parse_card(call).bit_length() - 1 if call else -1
-        start_play2_nb(self.s, self.h, self.tr, self.tk, self.params, planes, 0, bid,
-                       TRUMPS.index(trump), False, MODE_CALLED if call else MODE_NONE, called,
-                       -1)
+        start_play_nb(self.s, self.h, self.tr, self.params, planes, np.uint64(0), 0, bid,
+                      TRUMPS.index(trump), False, MODE_CALLED if call else MODE_NONE, called,
+                      -1, False)
 
     def legal(self, seat: int) -> str:
         """The seat's legal cards; the kernel's legal kinds must be their kinds."""
         ref = self.ref.legal_cards(seat)
         trick = self.ref.trick_state(seat)
         kernel = rules_nb.legal_plays_nb(
-            fold_nb(self.h[seat], self.h[H2_PLANE1 + seat]), self.tk, len(trick.played),
+            kinds_held_nb(self.s, self.h, seat), self.tr, len(trick.played),
             TRUMPS.index(trick.trump), trick.trick_no,
             -1 if trick.joker_suit is None else "SHDC".index(trick.joker_suit),
             trick.joker_demanded, -1, self.params)
@@ -183,8 +192,8 @@ class Table:
         self.legal(seat)
         self.ref.play(seat, held[0], joker_suit)
         suit = -1 if joker_suit is None else "SHDC".index(joker_suit)
-        apply_play2_nb(self.s, self.h, self.tr, self.tk, seat, held[0], suit, False,
-                       self.params, False, self.ti, 0, 0)
+        apply_play_nb(self.s, self.h, self.tr, seat, held[0], suit, False, self.params, False,
+                      self.ti, 0, 0)
 
     def trick(self, leader: int, cards: str, joker_suit: str | None = None) -> int:
         """Play a whole trick from ``leader``; returns its winner, the same in both."""

@@ -36,8 +36,8 @@ from functools import lru_cache
 import numpy as np
 
 from ..kernels import rules_nb
-from ..kernels.deal2_nb import weak_score2_nb
 from ..kernels.params import FRIEND_KINDS, compile_profile
+from ..kernels.rules_nb import weak_score2_nb
 from ..rules.cards import JOKER_BIT, N_CARD_KINDS, card_name, copies, parse_suit, to_mask
 from ..rules.profile import TRUMPS, RuleProfile, load_profile
 

@@ -1,6 +1,9 @@
 """One dealt attempt in the kernels: shuffle, deal, auction, exchange, contract, friend,
 tricks, settlement (docs/rules.md, standard; other profiles through the compiled parameters).
-The batch loop over games is :mod:`.games_nb`; two-deck attempts are :mod:`.deal2_nb`.
+The batch loop over games is :mod:`.games_nb`. With two decks a hand is a mask a deck
+(:mod:`.play_nb`); the auction, the contract and the friend call see its card kinds, and
+a row's second-deck cards go to ``ru`` columns ``N_U + c`` for each first-deck column
+``c``.
 
 Output is written row by row into preallocated arrays (one row per dealt attempt, a
 redeal being a row too); the column layout is given by the ``R_*``, ``U_*``, ``F_*`` and
@@ -12,11 +15,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..rules.cards import PLANE_BITS
 from ._jit import njit
 from .auction_nb import beats_nb
 from .layout import (
     F_STRENGTH,
     HISTORY,
+    N_U,
     OUTCOME_ALL_PASS,
     OUTCOME_PLAYED,
     OUTCOME_WEAK,
@@ -50,6 +55,7 @@ from .layout import (
 )
 from .params import (
     P_BLIND_SIZE,
+    P_DECK_COPIES,
     P_DECK_SIZE,
     P_HAND_SIZE,
     P_MAX_BID,
@@ -66,6 +72,7 @@ from .params import (
 )
 from .pimc_nb import pimc_decide_nb
 from .play_nb import (
+    H_PLANE1,
     S_DECLARER,
     S_FRIEND,
     S_KIND,
@@ -93,13 +100,14 @@ from .rules_nb import (
     JOKER_BIT,
     NO_TRUMP,
     bit_nb,
+    fold_nb,
     has_nb,
     mighty_of_nb,
     points_nb,
     popcount_nb,
     suit_mask_nb,
+    weak_score2_nb,
     weak_score_ok_nb,
-    weak_score_q_nb,
 )
 from .tricks_nb import play_tricks_nb
 
@@ -224,74 +232,98 @@ def play_attempt_nb(
     scratch_u: np.ndarray, scratch_b: np.ndarray, scratch_f: np.ndarray,
 ) -> int:
     """Play one dealt attempt from stream ``st`` into row ``row``; returns the number of
-    trick rows used after it. ``scratch_*`` are work arrays reused across attempts:
-    int64 (4, >= max(deck size, N_S)), uint64 (2, N_H), bool (2, MAX_PLAYERS), float64
-    (2, MAX_PLAYERS)."""
+    trick rows used after it. ``deck_cards``: the deck's cards, low to high (with two
+    decks, its physical cards, then the kinds that may be called). ``scratch_*`` are work
+    arrays reused across attempts: int64 (4, >= max(deck size, N_S)), uint64 (3, N_H),
+    bool (2, MAX_PLAYERS), float64 (2, MAX_PLAYERS)."""
     n = params[P_PLAYERS]
     deck_size = params[P_DECK_SIZE]
+    two = params[P_DECK_COPIES] == 2
     # -- shuffle (Fisher-Yates, as DealStream.shuffled) and deal in packets (s.2.1) --------
     deck = scratch_i[0]
-    deck[:deck_size] = deck_cards
+    deck[:deck_size] = deck_cards[:deck_size]
     shuffle_nb(st, deck, deck_size)
-    hands = scratch_u[0]
+    hands = scratch_u[0]  # the first deck's cards at seat, the second's at H_PLANE1 + seat
     hands[:] = 0
     pos = 0
     for p in range(params[P_PACKET_COUNT]):  # clockwise from the dealer's left
         size = params[P_PACKET_0 + p]
-        for k in range(1, n + 1):
-            seat = (dealer + k) % n
+        seat = dealer
+        for _ in range(n):
+            seat = seat + 1 if seat + 1 < n else 0
             for _ in range(size):
-                hands[seat] |= bit_nb(deck[pos])
+                c = deck[pos]
+                if c >= PLANE_BITS:
+                    hands[H_PLANE1 + seat] |= bit_nb(c - PLANE_BITS)
+                else:
+                    hands[seat] |= bit_nb(c)
                 pos += 1
-    blind = np.uint64(0)
+    b0, b1 = np.uint64(0), np.uint64(0)
     while pos < deck_size:
-        blind |= bit_nb(deck[pos])
+        c = deck[pos]
+        if c >= PLANE_BITS:
+            b1 |= bit_nb(c - PLANE_BITS)
+        else:
+            b0 |= bit_nb(c)
         pos += 1
+    kinds = scratch_u[2]  # what the policies see
     for s in range(n):
         ru[row, s] = hands[s]
-        rw[row, s] = weak_score_q_nb(hands[s], params)
-    ru[row, U_BLIND] = blind
-    declarer, bid, trump = run_auction_nb(st, params, hands, dealer, first_bidder, policies, pp,
+        rw[row, s] = weak_score2_nb(hands[s], hands[H_PLANE1 + s], params)
+        kinds[s] = fold_nb(hands[s], hands[H_PLANE1 + s])
+        if two:
+            ru[row, N_U + s] = hands[H_PLANE1 + s]
+    ru[row, U_BLIND] = b0
+    if two:
+        ru[row, N_U + U_BLIND] = b1
+    declarer, bid, trump = run_auction_nb(st, params, kinds, dealer, first_bidder, policies, pp,
                                           row, ri, rw, rh, scratch_b, scratch_f)
     if declarer < 0:
         return t_used
-    dh = hands[declarer]
-    record_declarer_nb(ri, rf, row, params, dh, dh, np.uint64(0), bid, trump)
+    record_declarer_nb(ri, rf, row, params, kinds[declarer], hands[declarer],
+                       hands[H_PLANE1 + declarer], bid, trump)
     if params[P_RAISE_RULE] == RAISE_RANK_GAP:  # a raise before the blind is seen (s.3)
         bid, trump = blind_raise_decide_nb(policies[declarer], st, bid, trump, params)
-    return play_contract_nb(st, params, deck_cards, hands, blind, declarer, bid, trump, False,
-                            policies, pp, row, ri, ru, rf, record_tricks, ti, t_used, scratch_i,
-                            scratch_u)
+    return play_contract_nb(st, params, deck_cards[deck_size if two else 0:], hands, b0, b1,
+                            declarer, bid, trump, False, policies, pp, row, ri, ru, rf,
+                            record_tricks, ti, t_used, scratch_i, scratch_u)
 
 
 @njit(cache=True)
 def play_contract_nb(
-    st: np.ndarray, params: np.ndarray, deck_cards: np.ndarray, hands: np.ndarray,
-    blind: np.uint64, declarer: int, bid: int, trump: int, fixed: bool, policies: np.ndarray,
-    pp: np.ndarray, row: int, ri: np.ndarray, ru: np.ndarray, rf: np.ndarray,
-    record_tricks: bool, ti: np.ndarray, t_used: int, scratch_i: np.ndarray,
+    st: np.ndarray, params: np.ndarray, kind_cards: np.ndarray, hands: np.ndarray,
+    b0: np.uint64, b1: np.uint64, declarer: int, bid: int, trump: int, fixed: bool,
+    policies: np.ndarray, pp: np.ndarray, row: int, ri: np.ndarray, ru: np.ndarray,
+    rf: np.ndarray, record_tricks: bool, ti: np.ndarray, t_used: int, scratch_i: np.ndarray,
     scratch_u: np.ndarray,
 ) -> int:
     """From the auction's end to the settlement: exchange, contract (kept as it is when
     ``fixed``), friend call, tricks, payouts, written into row ``row``. ``hands`` are the
-    hands before the declarer takes ``blind``. Returns the trick rows used after it."""
+    hands before the declarer takes the blind ``b0`` (with two decks, the second deck's
+    cards at ``H_PLANE1 + seat`` and in ``b1``; else 0); ``kind_cards`` the card kinds that
+    may be called. Returns the trick rows used after it."""
     n = params[P_PLAYERS]
     hand_size = params[P_HAND_SIZE]
+    two = params[P_DECK_COPIES] == 2
+    d = declarer
     # -- exchange, contract, friend (s.2.3) ----------------------------------------------
-    hands[declarer] |= blind
-    discards = exchange_decide_nb(policies[declarer], st, hands[declarer],
-                                  params[P_BLIND_SIZE], trump, params)
-    hands[declarer] &= ~discards
+    hands[d] |= b0
+    hands[H_PLANE1 + d] |= b1
+    x0, x1 = exchange_decide_nb(policies[d], st, hands[d], hands[H_PLANE1 + d],
+                                params[P_BLIND_SIZE], trump, params)
+    hands[d] &= ~x0
+    hands[H_PLANE1 + d] &= ~x1
+    kinds = fold_nb(hands[d], hands[H_PLANE1 + d])
+    discards = fold_nb(x0, x1)
     new_bid, new_trump = bid, trump
     if not fixed:
-        new_bid, new_trump = contract_decide_nb(policies[declarer], pp[declarer], st,
-                                                hands[declarer], bid, trump, params)
+        new_bid, new_trump = contract_decide_nb(policies[d], pp[d], st, kinds, bid, trump,
+                                                params)
     changed = new_trump != trump
     bid, trump = new_bid, new_trump
     request_ok = params[P_NT_LEAD_REQUEST] == 1 and bid == params[P_MAX_BID] and trump == NO_TRUMP
-    mode, called, request = friend_decide_nb(policies[declarer], pp[declarer], st,
-                                             hands[declarer], discards, bid, trump,
-                                             deck_cards, request_ok, params)
+    mode, called, request = friend_decide_nb(policies[d], pp[d], st, kinds, discards, bid,
+                                             trump, kind_cards, request_ok, params)
     # -- play (s.2.4) and settlement (s.2.5) -----------------------------------------------
     s = scratch_i[1]
     tr = scratch_i[2]
@@ -300,8 +332,8 @@ def play_contract_nb(
     for p in range(n):
         if policies[p] == POLICY_PIMC:
             track = True
-    start_play_nb(s, h, tr, params, hands, discards, declarer, bid, trump, changed, mode,
-                  called, request, track)
+    start_play_nb(s, h, tr, params, hands, discards, d, bid, trump, changed, mode, called,
+                  request, track)
     if not track:  # random and heuristic seats only: the one-loop play
         t_used = play_tricks_nb(st, s, h, tr, policies, params, 0.0, record_tricks, ti, t_used,
                                 row)
@@ -316,7 +348,9 @@ def play_contract_nb(
         t_used = apply_play_nb(s, h, tr, seat, card, suit, demand, params, record_tricks, ti,
                                t_used, row)
     write_result_nb(s, params, row, ri, rf, bid, trump, changed, mode, called, request)
-    ru[row, U_DISCARDS] = discards
+    ru[row, U_DISCARDS] = x0
+    if two:
+        ru[row, N_U + U_DISCARDS] = x1
     return t_used
 
 

@@ -1,6 +1,5 @@
 """The batch kernel: whole games of deals in one call (docs/rules.md, standard: dealer rotation,
-s.2.6 ledgers), each attempt played by :mod:`.deal_nb` or, for two-deck profiles,
-:mod:`.deal2_nb`.
+s.2.6 ledgers), each attempt played by :mod:`.deal_nb`.
 
 Randomness: attempt ``a`` of game ``g`` draws from stream ``attempt_index(g, a)`` of the
 run's seed, its first dealer from ``dealer_index(g)``; rows therefore depend only on the
@@ -13,7 +12,6 @@ import numpy as np
 
 from ._jit import njit
 from .borrow_nb import borrow
-from .deal2_nb import play_attempt2_nb
 from .deal_nb import play_attempt_nb
 from .layout import (
     MAX_PLAYERS,
@@ -33,13 +31,11 @@ from .params import (
     DEALER_FRIEND_FIRST_DEALT,
     FIRST_BIDDER_DEALER_THEN_DECLARER,
     P_DEALER_RULE,
-    P_DECK_COPIES,
     P_DECK_SIZE,
     P_FIRST_BIDDER_RULE,
     P_HAND_SIZE,
     P_PLAYERS,
 )
-from .play2_nb import N_H2
 from .play_nb import N_H, N_S
 from .rng_nb import attempt_index_nb, below_nb, dealer_index_nb, seed_stream_nb
 
@@ -63,7 +59,7 @@ def play_games_nb(
     """
     st = np.zeros(1, np.uint64)
     scratch_i = np.zeros((4, max(params[P_DECK_SIZE], N_S)), np.int64)
-    scratch_u = np.zeros((3, max(N_H, N_H2)), np.uint64)
+    scratch_u = np.zeros((3, N_H), np.uint64)
     scratch_b = np.zeros((2, MAX_PLAYERS), np.bool_)
     scratch_f = np.zeros((2, MAX_PLAYERS), np.float64)
     # the arrays stay alive in this frame while the callee uses borrowed views of them
@@ -92,7 +88,6 @@ def _play_games_nb(
     ri, ru, rf, rw, rh, ti = borrow(ri), borrow(ru), borrow(rf), borrow(rw), borrow(rh), \
         borrow(ti)
     n = params[P_PLAYERS]
-    two_decks = params[P_DECK_COPIES] == 2
     cap = ri.shape[0]
     tcap = ti.shape[0]
     row = 0
@@ -124,14 +119,9 @@ def _play_games_nb(
             ri[row, R_GAME] = game
             ri[row, R_ATTEMPT] = attempt
             ri[row, R_DEAL_IN_GAME] = played
-            if two_decks:
-                t_used = play_attempt2_nb(st, params, deck_cards, dealer, first, policies, pp,
-                                          row, ri, ru, rf, rw, rh[h_used:], record_tricks, ti,
-                                          t_used, scratch_i, scratch_u, scratch_b, scratch_f)
-            else:
-                t_used = play_attempt_nb(st, params, deck_cards, dealer, first, policies, pp,
-                                         row, ri, ru, rf, rw, rh[h_used:], record_tricks, ti,
-                                         t_used, scratch_i, scratch_u, scratch_b, scratch_f)
+            t_used = play_attempt_nb(st, params, deck_cards, dealer, first, policies, pp, row,
+                                     ri, ru, rf, rw, rh[h_used:], record_tricks, ti, t_used,
+                                     scratch_i, scratch_u, scratch_b, scratch_f)
             h_used += ri[row, R_HIST_LEN]
             outcome = ri[row, R_OUTCOME]
             if outcome == OUTCOME_WEAK:

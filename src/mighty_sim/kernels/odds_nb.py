@@ -82,9 +82,9 @@ def _odds_samples_nb(
                 pos += 1
         for s in range(n):
             ru[k, s] = hands[s]
-        play_contract_nb(st, params, deck_cards, hands, blind, 0, params[P_MIN_BID], trump,
-                         True, policies, pp, k, ri, ru, rf, False, ti, 0, scratch_i,
-                         scratch_u)
+        play_contract_nb(st, params, deck_cards, hands, blind, np.uint64(0), 0,
+                         params[P_MIN_BID], trump, True, policies, pp, k, ri, ru, rf, False,
+                         ti, 0, scratch_i, scratch_u)
 
 
 @njit(cache=True, parallel=True)

@@ -1,27 +1,36 @@
-"""The play of a deal (docs/rules.md, standard: Play and Scoring) as a state machine on two small
-arrays, so the
-batch engine, the odds kernel and the PIMC player's rollouts advance it the same way.
+"""The play of a deal (docs/rules.md, standard: Play and Scoring) as a state machine on
+small arrays, so the batch engine, the odds kernel, the PIMC player's rollouts and the
+double-dummy search advance it the same way, with one deck or two.
 
 A play state is three arrays, all preallocated by the caller:
 
 - ``s`` int64 (``N_S``): contract and trick state at the ``S_*`` indices, with each
   seat's captured points at ``S_CAPTURED + seat`` and tricks won at ``S_WON + seat``;
-- ``h`` uint64 (``N_H``): each seat's hand at index ``seat``, then ``H_SEEN`` (cards of
+- ``h`` uint64 (``N_H``): each seat's hand at index ``seat`` (with two decks its first
+  deck's cards, the second's at ``H_PLANE1 + seat``), then ``H_SEEN`` (card kinds of
   finished tricks), ``H_DISCARDS`` (the declarer's discards), ``H_DECK`` (the deck) and,
   at ``H_CANT + seat``, the cards every player knows that seat cannot hold, inferred from
-  its plays (kept only when ``s[S_TRACK]`` is 1, for PIMC players);
-- ``tr`` int64 (``MAX_PLAYERS``): cards of the current trick in play order, -1 beyond.
+  its plays (kept only when ``s[S_TRACK]`` is 1, for PIMC players, one deck);
+- ``tr`` int64 (``MAX_PLAYERS``; ``2 * MAX_PLAYERS`` with two decks): card kinds of the
+  current trick in play order, -1 beyond, and with two decks the physical cards played
+  at ``TR_PHYSICAL + k``.
+
+With two decks the rules and policies see kinds (:func:`.rules_nb.fold_nb`): a kind chosen
+is played as its lowest copy, of two identical cards the first played wins, and the
+friend is the first player other than the declarer to play a copy of the called card
+(``s[S_FRIEND]`` is -1 until then).
 
 ``play_until_nb`` plays the random and heuristic seats' cards (in one loop: the kernels
 pay for every array passed to a call, see :mod:`.borrow_nb`) and stops when a PIMC seat
 is to play, which then decides and plays with ``apply_play_nb``; the deal is over when
-``s[S_TRICK_NO]`` passes the hand size.
+``s[S_TRICK_NO]`` passes the hand size. :func:`.tricks_nb.play_tricks_nb` is the same play
+in one loop with the trick's state in local variables, for the batch kernels.
 """
-
 from __future__ import annotations
 
 import numpy as np
 
+from ..rules.cards import PLANE_BITS
 from ._jit import njit
 from .layout import (
     MAX_PLAYERS,
@@ -44,6 +53,7 @@ from .params import (
     MODE_CALLED,
     MODE_FIRST_TRICK,
     P_BID_UNIT,
+    P_DECK_COPIES,
     P_DECK_MASK,
     P_HAND_SIZE,
     P_HUNTER_RULE,
@@ -56,11 +66,15 @@ from .policy_nb import play_decide_nb
 from .rng_nb import chance_nb
 from .rules_nb import (
     JOKER_BIT,
+    JOKER_PAIR,
     bit_nb,
+    copy_of_nb,
+    fold_nb,
     has_nb,
     hunter_of_nb,
     in_tricks_nb,
     is_point_nb,
+    kind_nb,
     legal_plays_nb,
     lowest_card_nb,
     settle_nb,
@@ -70,12 +84,14 @@ from .rules_nb import (
 (
     S_N, S_DECLARER, S_BID, S_TRUMP, S_CHANGED, S_MODE, S_CALLED, S_REQUEST, S_FRIEND,
     S_KIND, S_REVEALED, S_FRIEND_HAS_LED, S_HUNTER, S_LEADER, S_TRICK_NO, S_K,
-    S_JOKER_SUIT, S_DEMANDED, S_TRACK, S_CAPTURED,
-) = range(20)
+    S_JOKER_SUIT, S_DEMANDED, S_TRACK, S_DECKS, S_CAPTURED,
+) = range(21)
 S_WON = S_CAPTURED + MAX_PLAYERS
 N_S = S_WON + MAX_PLAYERS
 H_SEEN, H_DISCARDS, H_DECK, H_CANT = MAX_PLAYERS, MAX_PLAYERS + 1, MAX_PLAYERS + 2, MAX_PLAYERS + 3
-N_H = H_CANT + MAX_PLAYERS
+H_PLANE1 = H_CANT + MAX_PLAYERS
+N_H = H_PLANE1 + MAX_PLAYERS
+TR_PHYSICAL = MAX_PLAYERS
 
 
 @njit(cache=True)
@@ -84,12 +100,16 @@ def start_play_nb(
     discards: np.uint64, declarer: int, bid: int, trump: int, changed: bool,
     mode: int, called: int, request: int, track: bool,
 ) -> None:
-    """Set up the play of a contract: ``hands`` after the exchange, the friend found from
-    the called card (s.2.3), the declarer to lead the first trick."""
+    """Set up the play of a contract: ``hands`` after the exchange (with two decks, the
+    second deck's cards at ``H_PLANE1 + seat``), the friend found from the called card
+    (s.2.3; with two decks, only whether another seat holds a copy), the declarer to lead
+    the first trick."""
     n = params[P_PLAYERS]
+    two = params[P_DECK_COPIES] == 2
     for p in range(MAX_PLAYERS):
         h[p] = hands[p] if p < n else np.uint64(0)
         h[H_CANT + p] = 0
+        h[H_PLANE1 + p] = hands[H_PLANE1 + p] if two and p < n else np.uint64(0)
         tr[p] = -1
     h[H_SEEN] = 0
     h[H_DISCARDS] = discards
@@ -98,9 +118,12 @@ def start_play_nb(
     kind = FRIEND_KIND_OPEN_SOLO
     if mode == MODE_CALLED:
         kind = FRIEND_KIND_SECRET_SOLO
+        copies = JOKER_PAIR if called == JOKER_BIT else bit_nb(called)
         for p in range(n):
-            if p != declarer and has_nb(hands[p], called):
-                friend, kind = p, FRIEND_KIND_FRIEND
+            if p != declarer and (h[p] | h[H_PLANE1 + p]) & copies:
+                kind = FRIEND_KIND_FRIEND
+                if not two:  # with two decks, the first to play a copy
+                    friend = p
     elif mode == MODE_FIRST_TRICK:
         kind = FRIEND_KIND_SECRET_SOLO
     open_play_nb(s, params, declarer, bid, trump, changed, mode, called, request, friend, kind)
@@ -128,6 +151,15 @@ def open_play_nb(
     s[S_LEADER] = declarer
     s[S_TRICK_NO] = 1
     s[S_JOKER_SUIT] = -1
+    s[S_DECKS] = params[P_DECK_COPIES]
+
+
+@njit(cache=True, inline="always")
+def kinds_held_nb(s: np.ndarray, h: np.ndarray, seat: int) -> np.uint64:
+    """The card kinds in ``seat``'s hand (its hand itself with one deck)."""
+    if s[S_DECKS] == 2:
+        return fold_nb(h[seat], h[H_PLANE1 + seat])
+    return h[seat]
 
 
 @njit(cache=True)
@@ -150,9 +182,10 @@ def lead_request_nb(s: np.ndarray, seat: int) -> int:
 def legal_now_nb(
     s: np.ndarray, h: np.ndarray, tr: np.ndarray, seat: int, params: np.ndarray,
 ) -> np.uint64:
-    """Legal cards of ``seat``, the seat to play."""
-    return legal_plays_nb(h[seat], tr, s[S_K], s[S_TRUMP], s[S_TRICK_NO], s[S_JOKER_SUIT],
-                          s[S_DEMANDED] == 1, lead_request_nb(s, seat), params)
+    """Legal cards (kinds) of ``seat``, the seat to play."""
+    return legal_plays_nb(kinds_held_nb(s, h, seat), tr, s[S_K], s[S_TRUMP], s[S_TRICK_NO],
+                          s[S_JOKER_SUIT], s[S_DEMANDED] == 1, lead_request_nb(s, seat),
+                          params)
 
 
 @njit(cache=True)
@@ -177,7 +210,7 @@ def demand_card_nb(s: np.ndarray, h: np.ndarray, seat: int, params: np.ndarray) 
     """The card that, led by ``seat`` now, may demand the joker; -1 if none."""
     if (s[S_K] == 0 and params[P_HUNTER_RULE] == HUNTER_LEAD_DEMAND and s[S_HUNTER] >= 0
             and in_tricks_nb(params[P_HUNTER_TRICKS], s[S_TRICK_NO])
-            and not has_nb(h[seat], JOKER_BIT)):
+            and not has_nb(kinds_held_nb(s, h, seat), JOKER_BIT)):
         return s[S_HUNTER]
     return -1
 
@@ -206,7 +239,7 @@ def play_until_nb(
         if noise > 0.0 and chance_nb(st, int(noise * 1000.0), 1000):
             policy = POLICY_RANDOM
         trick_no = s[S_TRICK_NO]
-        hand = h[seat]
+        hand = kinds_held_nb(s, h, seat)
         legal = legal_plays_nb(hand, tr, k, s[S_TRUMP], trick_no, s[S_JOKER_SUIT],
                                s[S_DEMANDED] == 1, lead_request_nb(s, seat), params)
         demand_card = -1  # demand_card_nb's test on values at hand: no arrays passed here
@@ -219,6 +252,8 @@ def play_until_nb(
             policy, st, seat, hand, legal, tr, k, s[S_LEADER], s[S_TRUMP], trick_no,
             s[S_JOKER_SUIT], s[S_DEMANDED] == 1, demand_card, partners,
             seat == declarer or seat == friend, h[H_SEEN], n, params, -1)
+        if s[S_DECKS] == 2:
+            card = copy_of_nb(h[seat], h[H_PLANE1 + seat], card)
         if k + 1 < n and s[S_TRACK] == 0:  # mid-trick: no trick to close, no inference
             place_card_nb(s, h, tr, seat, card, suit, demand)
         else:
@@ -255,21 +290,34 @@ def place_card_nb(
     s: np.ndarray, h: np.ndarray, tr: np.ndarray, seat: int, card: int, suit: int,
     demand: bool,
 ) -> bool:
-    """Put ``card`` of ``seat`` into the trick (a lead sets the joker's suit and the
-    demand; the called card reveals the friend); returns False when it completes the
-    trick, which ``apply_play_nb`` then closes. Small enough for LLVM to inline: the
-    play loop calls it for every card but a trick's last instead of ``apply_play_nb``
-    (measured in one process: 6-12% faster with heuristic players, 17-19% random)."""
+    """Put ``card`` (a physical card with two decks) of ``seat`` into the trick (a lead
+    sets the joker's suit and the demand; the called card reveals the friend); returns
+    False when it completes the trick, which ``apply_play_nb`` then closes. Small enough
+    for LLVM to inline: the play loop calls it for every card but a trick's last instead
+    of ``apply_play_nb`` (measured in one process: 6-12% faster with heuristic players,
+    17-19% random)."""
     k = s[S_K]
+    kind = card
+    if s[S_DECKS] == 2:
+        kind = kind_nb(card)
+        tr[TR_PHYSICAL + k] = card
+        if card >= PLANE_BITS:
+            h[H_PLANE1 + seat] &= ~bit_nb(card - PLANE_BITS)
+        else:
+            h[seat] &= ~bit_nb(card)
+    else:
+        h[seat] &= ~bit_nb(card)
+    tr[k] = kind
+    if s[S_MODE] == MODE_CALLED and kind == s[S_CALLED] and seat != s[S_DECLARER]:
+        if s[S_FRIEND] < 0 and s[S_KIND] == FRIEND_KIND_FRIEND:
+            s[S_FRIEND] = seat  # two decks: the first other player to play a copy
+        if seat == s[S_FRIEND]:
+            s[S_REVEALED] = 1
     if k == 0:
         s[S_JOKER_SUIT] = suit
         s[S_DEMANDED] = 1 if demand else 0
         if seat == s[S_FRIEND]:
             s[S_FRIEND_HAS_LED] = 1
-    h[seat] &= ~bit_nb(card)
-    tr[k] = card
-    if s[S_MODE] == MODE_CALLED and card == s[S_CALLED] and seat == s[S_FRIEND]:
-        s[S_REVEALED] = 1
     if k + 1 < s[S_N]:
         s[S_K] = k + 1
         return True
@@ -281,31 +329,31 @@ def apply_play_nb(
     s: np.ndarray, h: np.ndarray, tr: np.ndarray, seat: int, card: int, suit: int,
     demand: bool, params: np.ndarray, record: bool, ti: np.ndarray, t_used: int, row: int,
 ) -> int:
-    """Play ``card`` (naming ``suit`` for a led joker, ``demand`` for a led hunter) for
-    ``seat``, the seat to play; at a trick's end find its winner, count its points and, with
-    ``record``, write it to trick row ``t_used`` of ``ti``. Returns the trick rows used."""
+    """Play ``card`` (naming ``suit`` for a led joker, ``demand`` for a led hunter; a
+    physical card with two decks) for ``seat``, the seat to play; at a trick's end find its
+    winner, count its points and, with ``record``, write it to trick row ``t_used`` of
+    ``ti``. Returns the trick rows used."""
     if s[S_TRACK] == 1:
         infer_nb(s, h, tr, seat, card, params)
     if place_card_nb(s, h, tr, seat, card, suit, demand):
         return t_used
-    t_used, seen = end_trick_nb(s, tr, tr, params, record, ti, t_used, row)
+    t_used, seen = end_trick_nb(s, tr, params, record, ti, t_used, row)
     h[H_SEEN] |= seen
     return t_used
 
 
 @njit(cache=True)
 def end_trick_nb(
-    s: np.ndarray, tr: np.ndarray, tk: np.ndarray, params: np.ndarray, record: bool,
-    ti: np.ndarray, t_used: int, row: int,
+    s: np.ndarray, tr: np.ndarray, params: np.ndarray, record: bool, ti: np.ndarray,
+    t_used: int, row: int,
 ) -> tuple[int, np.uint64]:
-    """Close a full trick: its winner from the cards' kinds ``tk`` (``tr`` itself with one
-    deck), its points to the winner, the trick row ``t_used`` with the cards ``tr`` when
-    ``record``, a first-trick friend, the next trick's leader. Returns (trick rows used,
-    mask of the trick's kinds)."""
+    """Close a full trick: its winner, its points to the winner, the trick row ``t_used``
+    with the cards played when ``record``, a first-trick friend, the next trick's leader.
+    Returns (trick rows used, mask of the trick's kinds)."""
     n = s[S_N]
     trick_no = s[S_TRICK_NO]
     leader = s[S_LEADER]
-    idx = trick_winner_nb(tk, n, s[S_TRUMP], trick_no, s[S_JOKER_SUIT], s[S_DEMANDED] == 1,
+    idx = trick_winner_nb(tr, n, s[S_TRUMP], trick_no, s[S_JOKER_SUIT], s[S_DEMANDED] == 1,
                           params)
     winner = leader + idx
     if winner >= n:
@@ -313,14 +361,14 @@ def end_trick_nb(
     pts = 0
     seen = np.uint64(0)
     for i in range(n):
-        seen |= bit_nb(tk[i])
-        if is_point_nb(tk[i]):
+        seen |= bit_nb(tr[i])
+        if is_point_nb(tr[i]):
             pts += 1
     s[S_CAPTURED + winner] += pts
     s[S_WON + winner] += 1
     if record:
         record_trick_nb(ti, t_used, row, trick_no, leader, winner, pts, s[S_JOKER_SUIT],
-                        s[S_DEMANDED] == 1, tr, n)
+                        s[S_DEMANDED] == 1, tr, TR_PHYSICAL if s[S_DECKS] == 2 else 0, n)
         t_used += 1
     if trick_no == 1 and s[S_MODE] == MODE_FIRST_TRICK:
         if winner != s[S_DECLARER]:
@@ -329,7 +377,6 @@ def end_trick_nb(
         s[S_REVEALED] = 1
     for i in range(n):
         tr[i] = -1
-        tk[i] = -1
     s[S_LEADER] = winner
     s[S_TRICK_NO] = trick_no + 1
     s[S_K] = 0
@@ -341,9 +388,10 @@ def end_trick_nb(
 @njit(cache=True, inline="always")
 def record_trick_nb(
     ti: np.ndarray, t_used: int, row: int, trick_no: int, leader: int, winner: int,
-    points: int, joker_suit: int, demanded: bool, tr: np.ndarray, n: int,
+    points: int, joker_suit: int, demanded: bool, tr: np.ndarray, at: int, n: int,
 ) -> None:
-    """Write a finished trick (its cards ``tr``) into trick row ``t_used`` of ``ti``."""
+    """Write a finished trick (its cards ``tr[at:at + n]``) into trick row ``t_used`` of
+    ``ti``."""
     ti[t_used, T_ROW] = row
     ti[t_used, T_NO] = trick_no
     ti[t_used, T_LEADER] = leader
@@ -352,7 +400,7 @@ def record_trick_nb(
     ti[t_used, T_JOKER_SUIT] = joker_suit
     ti[t_used, T_DEMAND] = 1 if demanded else 0
     for i in range(MAX_PLAYERS):
-        ti[t_used, T_CARDS + i] = tr[i] if i < n else -1
+        ti[t_used, T_CARDS + i] = tr[at + i] if i < n else -1
 
 
 @njit(cache=True)

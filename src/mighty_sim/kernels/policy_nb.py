@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rules.cards import FIRST_POINT_RANK
+from ..rules.cards import FIRST_POINT_RANK, PLANE_BITS
 from ._jit import njit
 from .auction_nb import (
     kth_legal_bid_nb,
@@ -61,7 +61,6 @@ from .params import (
     MODE_FIRST_TRICK,
     MODE_NONE,
     P_BID_UNIT,
-    P_DECK_COPIES,
     P_FRIEND_MODE_0,
     P_FRIEND_MODE_COUNT,
     P_HAND_SIZE,
@@ -79,6 +78,8 @@ from .rules_nb import (
     POINT_MASK,
     above_nb,
     bit_nb,
+    copy_of_nb,
+    fold_nb,
     has_nb,
     highest_card_nb,
     hunter_of_nb,
@@ -248,21 +249,27 @@ def keep_value_nb(hand: np.uint64, card: int, trump: int, params: np.ndarray) ->
 
 @njit(cache=True)
 def exchange_decide_nb(
-    policy: int, st: np.ndarray, hand: np.uint64, discard_count: int, trump: int,
-    params: np.ndarray,
-) -> np.uint64:
-    """Mask of the cards the declarer discards."""
-    discards = np.uint64(0)
-    if policy == POLICY_RANDOM:
-        left = hand
-        for _ in range(discard_count):
-            c = kth_card_nb(left, below_nb(st, popcount_nb(left)))
-            left &= ~bit_nb(c)
-            discards |= bit_nb(c)
-        return discards
+    policy: int, st: np.ndarray, p0: np.uint64, p1: np.uint64, discard_count: int,
+    trump: int, params: np.ndarray,
+) -> tuple[np.uint64, np.uint64]:
+    """The cards the declarer discards from its hand ``p0`` (with two decks, ``p1`` the
+    second deck's cards; else 0), a mask a deck. ``random`` draws them one by one among
+    the cards left (the first deck's low to high, then the second's); ``heuristic``
+    discards the kind it least wants to keep (``least_wanted_nb``), its lowest copy."""
+    d0, d1 = np.uint64(0), np.uint64(0)
     for _ in range(discard_count):
-        discards |= bit_nb(least_wanted_nb(hand & ~discards, trump, params))
-    return discards
+        r0, r1 = p0 & ~d0, p1 & ~d1
+        if policy == POLICY_RANDOM:
+            a = popcount_nb(r0)
+            i = below_nb(st, a + popcount_nb(r1))
+            card = kth_card_nb(r0, i) if i < a else PLANE_BITS + kth_card_nb(r1, i - a)
+        else:
+            card = copy_of_nb(r0, r1, least_wanted_nb(fold_nb(r0, r1), trump, params))
+        if card >= PLANE_BITS:
+            d1 |= bit_nb(card - PLANE_BITS)
+        else:
+            d0 |= bit_nb(card)
+    return d0, d1
 
 
 @njit(cache=True)
@@ -443,8 +450,8 @@ def play_decide_nb(
     w = trick[idx]
     partner_wins = (partner_mask >> win_seat) & 1 == 1
     # a cheap "which cards beat the card winning now" (winners_nb) where it says what
-    # trick_winner would; the whole trick asked card by card where it may not: two decks
-    # (equal cards), a powerless joker led (the card played sets the suit), a hunter that
+    # trick_winner would; the whole trick asked card by card where it may not: a
+    # powerless joker led (the card played sets the suit), a hunter that
     # would take the power of a joker in the trick (next-player hunter rule). Mighty
     # setting the suit needs no exception: Mighty wins the trick.
     simple = winners_apply_nb(trick, n_played, legal, trump, params)
@@ -538,7 +545,7 @@ def winners_apply_nb(trick: np.ndarray, n_played: int, legal: np.uint64, trump: 
                      params: np.ndarray) -> bool:
     """Whether ``winners_nb`` says, for every card of ``legal``, what ``trick_winner_nb``
     would with the card added to the first ``n_played`` cards of ``trick``."""
-    if params[P_DECK_COPIES] != 1 or (n_played == 1 and trick[0] == JOKER_BIT):
+    if n_played == 1 and trick[0] == JOKER_BIT:
         return False
     if params[P_HUNTER_RULE] == HUNTER_NEXT_PLAYER and params[P_HUNTED_POWERLESS]:
         if has_nb(legal, hunter_of_nb(params, trump)):
@@ -552,15 +559,15 @@ def winners_apply_nb(trick: np.ndarray, n_played: int, legal: np.uint64, trump: 
 def winners_nb(legal: np.uint64, w: int, suit: int, trump: int, mighty: int,
                joker_power: bool) -> np.uint64:
     """The cards of ``legal`` that would beat ``w``, the card winning the trick so far
-    (every card at once)."""
+    (every card at once; with two decks, card kinds: a copy of ``w`` does not beat it)."""
     mighty_bit = bit_nb(mighty)
     wins = legal & mighty_bit
-    if w == mighty:
-        return wins
+    if w == mighty:  # of two Mighties (two decks), the first played wins
+        return np.uint64(0)
     if joker_power:
         wins |= legal & _JOKER_MASK
     if w == JOKER_BIT and joker_power:
-        return wins
+        return wins & ~_JOKER_MASK
     ws = -1 if w == JOKER_BIT else w // 13
     rest = legal & ~mighty_bit & ~_JOKER_MASK
     if trump != NO_TRUMP:

@@ -16,14 +16,17 @@ Conventions (card layout in :mod:`mighty_sim.rules.cards`):
 - ``lead_request``: suit the leader must lead if able (the 20-NT friend request), else -1.
 - ``params``: ``ndarray(int64, ndim=1)`` from ``compile_profile``.
 
-These kernels cover the one-deck profiles; the two-deck profiles keep a second plane.
+With two decks a hand is two such masks, one a deck (a physical card is ``plane * 64 +
+bit``, each deck's jokers at bits 52 and 53); the rules and the policies see its card
+*kinds*, the one-deck bits, every joker folded to 52 (``fold_nb``), and a kind chosen is
+played as its lowest copy in the hand (``copy_of_nb``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..rules.cards import FIRST_POINT_RANK, JOKER_BIT, N_RANKS
+from ..rules.cards import FIRST_POINT_RANK, JOKER_BIT, N_RANKS, PLANE_BITS
 from ..rules.profile import NO_TRUMP
 from ._jit import njit
 from .params import (
@@ -74,6 +77,8 @@ _ONE = np.uint64(1)
 _SUIT_BITS = np.uint64(0x1FFF)
 _HONORS = np.uint64(sum(0xF << (13 * s + 9) for s in range(4)))  # J Q K A of each suit
 _TENS = np.uint64(sum(1 << (13 * s + 8) for s in range(4)))
+_JOKER2 = np.uint64(1 << (JOKER_BIT + 1))  # a deck's second joker
+JOKER_PAIR = np.uint64(3 << JOKER_BIT)  # a deck's two jokers
 POINT_MASK = np.uint64(sum(0x1F << (13 * s + 8) for s in range(4)))
 """The point cards (10 J Q K A of every suit)."""
 
@@ -196,6 +201,26 @@ def weak_score_q_nb(hand: np.uint64, params: np.ndarray) -> int:
     score += params[P_WEAK_HONOR_Q] * popcount_nb(hand & _HONORS & ~mighty)
     score += params[P_WEAK_TEN_Q] * popcount_nb(hand & _TENS & ~mighty)
     return score
+
+
+@njit(cache=True)
+def weak_score2_nb(p0: np.uint64, p1: np.uint64, params: np.ndarray) -> int:
+    """Weak-hand score (quarter points) of a two-plane hand: every copy counts (``p1`` = 0
+    with one deck)."""
+    q = weak_score_q_nb(p0 & ~_JOKER2, params) + weak_score_q_nb(p1 & ~_JOKER2, params)
+    if p0 & _JOKER2:
+        q += params[P_WEAK_JOKER_Q]
+    if p1 & _JOKER2:
+        q += params[P_WEAK_JOKER_Q]
+    return q
+
+
+@njit(cache=True)
+def weak_score2_batch_nb(p0: np.ndarray, p1: np.ndarray, params: np.ndarray,
+                         out: np.ndarray) -> None:
+    """``weak_score2_nb`` over rows of (N,) uint64 planes into (N,) int64 ``out``."""
+    for i in range(p0.shape[0]):
+        out[i] = weak_score2_nb(p0[i], p1[i], params)
 
 
 @njit(cache=True)
@@ -460,3 +485,31 @@ def weak_score_batch_nb(hands: np.ndarray, params: np.ndarray, out: np.ndarray) 
     """Weak-hand scores in quarter points of (N,) uint64 hands into (N,) int64 ``out``."""
     for i in range(hands.shape[0]):
         out[i] = weak_score_q_nb(hands[i], params)
+
+
+# -- two decks: physical cards and their kinds ------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def fold_nb(p0: np.uint64, p1: np.uint64) -> np.uint64:
+    """Kinds held in a two-plane hand (any joker folds to bit 52)."""
+    f = p0 | p1
+    if f & JOKER_PAIR:
+        f = (f & ~JOKER_PAIR) | (_ONE << np.uint64(JOKER_BIT))
+    return f
+
+
+@njit(cache=True)
+def kind_nb(card: int) -> int:
+    """Kind of a physical card id."""
+    b = card & (PLANE_BITS - 1)
+    return JOKER_BIT if b >= JOKER_BIT else b
+
+
+@njit(cache=True, inline="always")
+def copy_of_nb(p0: np.uint64, p1: np.uint64, kind: int) -> int:
+    """The lowest physical copy of ``kind`` in a two-plane hand that holds one."""
+    m = JOKER_PAIR if kind == JOKER_BIT else bit_nb(kind)
+    if p0 & m:
+        return lowest_card_nb(p0 & m)
+    return PLANE_BITS + lowest_card_nb(p1 & m)

@@ -1,5 +1,5 @@
-"""The tricks of a one-deck deal in one loop, for ``random`` and ``heuristic`` seats (the
-batch kernel's deals and the PIMC player's rollouts).
+"""The tricks of a deal in one loop, for ``random`` and ``heuristic`` seats (the batch
+kernel's deals of one deck or two and the PIMC player's rollouts).
 
 The same play as :func:`.play_nb.play_until_nb` (the same cards, the same draws from
 the stream, the same trick rows), with the trick's state in local variables instead of
@@ -9,8 +9,9 @@ it when ``policy_nb.winners_nb``, the heuristic follower's own test, says it bea
 so that neither a follower's legality nor the heuristic's "who wins now" scans the
 trick. Where a card played can change what the cards before it are worth (a powerless
 joker led: the second card sets the suit; a hunter played after the joker takes its
-power under the next-player rule), the winner is found from the whole trick. The play
-state ``s``/``h``/``tr`` (:mod:`.play_nb`) is read at the start and left as
+power under the next-player rule), the winner is found from the whole trick. With two
+decks the seats decide on card kinds and play a kind's lowest copy (:mod:`.play_nb`). The
+play state ``s``/``h``/``tr`` (:mod:`.play_nb`) is read at the start and left as
 ``play_until_nb`` leaves it at the end of the deal.
 """
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..rules.cards import PLANE_BITS
 from ._jit import njit
 from .layout import (
     POLICY_RANDOM,
@@ -42,9 +44,11 @@ from .params import (
     P_MIGHTY_SETS_FROM,
 )
 from .play_nb import (
+    H_PLANE1,
     H_SEEN,
     S_CALLED,
     S_CAPTURED,
+    S_DECKS,
     S_DECLARER,
     S_DEMANDED,
     S_FRIEND,
@@ -61,6 +65,7 @@ from .play_nb import (
     S_TRICK_NO,
     S_TRUMP,
     S_WON,
+    TR_PHYSICAL,
     partners_of_nb,
     record_trick_nb,
 )
@@ -70,6 +75,8 @@ from .rules_nb import (
     JOKER_BIT,
     NO_TRUMP,
     bit_nb,
+    copy_of_nb,
+    fold_nb,
     in_tricks_nb,
     is_point_nb,
     mighty_of_nb,
@@ -97,11 +104,13 @@ def play_tricks_nb(
     st: np.ndarray, s: np.ndarray, h: np.ndarray, tr: np.ndarray, policies: np.ndarray,
     params: np.ndarray, noise: float, record: bool, ti: np.ndarray, t_used: int, row: int,
 ) -> int:
-    """Play every remaining card of a one-deck deal whose seats are all ``random`` or
+    """Play every remaining card of a deal whose seats are all ``random`` or
     ``heuristic`` and whose state does not track inferences (``s[S_TRACK]`` 0), from any
     point of a trick; with ``noise`` > 0, each card is a random one with that
     probability. Returns the trick rows used, as ``play_until_nb``."""
     n = s[S_N]
+    two = s[S_DECKS] == 2
+    at = TR_PHYSICAL if two else 0  # where the physical cards of the trick are
     hand_size = params[P_HAND_SIZE]
     trump = s[S_TRUMP]
     declarer = s[S_DECLARER]
@@ -167,7 +176,7 @@ def play_tricks_nb(
         if seat >= n:
             seat -= n
         for k in range(k0, n):
-            hand = h[seat]
+            hand = fold_nb(h[seat], h[H_PLANE1 + seat]) if two else h[seat]
             # -- the seat's legal cards (rules_nb.legal_plays_nb) ------------------------
             if k == 0:
                 legal = hand
@@ -222,8 +231,22 @@ def play_tricks_nb(
                     joker_suit, demanded, demand_card, (partners >> (8 * seat)) & 0xFF,
                     seat == declarer or seat == friend, seen, n, params, win)
             # -- the card into the trick (play_nb.place_card_nb) -----------------------------
-            h[seat] = hand & ~bit_nb(card)
+            if two:
+                copy = copy_of_nb(h[seat], h[H_PLANE1 + seat], card)
+                tr[TR_PHYSICAL + k] = copy
+                if copy >= PLANE_BITS:
+                    h[H_PLANE1 + seat] &= ~bit_nb(copy - PLANE_BITS)
+                else:
+                    h[seat] &= ~bit_nb(copy)
+            else:
+                h[seat] = hand & ~bit_nb(card)
             tr[k] = card
+            if mode == MODE_CALLED and card == called and seat != declarer and not revealed:
+                if friend < 0 and kind == FRIEND_KIND_FRIEND:
+                    friend = seat  # two decks: the first other player to play a copy
+                if seat == friend:
+                    revealed = True
+                    partners = _partners_nb(n, declarer, friend, revealed, kind)
             in_trick |= bit_nb(card)
             if is_point_nb(card):
                 trick_points += 1
@@ -251,9 +274,6 @@ def play_tricks_nb(
                                           params)
                 elif winners_nb(bit_nb(card), tr[win], suit, trump, mighty, joker_power):
                     win = k
-            if mode == MODE_CALLED and card == called and seat == friend and not revealed:
-                revealed = True
-                partners = _partners_nb(n, declarer, friend, revealed, kind)
             seat += 1
             if seat == n:
                 seat = 0
@@ -267,7 +287,7 @@ def play_tricks_nb(
         s[S_WON + winner] += 1
         if record:
             record_trick_nb(ti, t_used, row, trick_no, leader, winner, pts, joker_suit,
-                            demanded, tr, n)
+                            demanded, tr, at, n)
             t_used += 1
         if trick_no == 1 and mode == MODE_FIRST_TRICK:
             if winner != declarer:

@@ -1,5 +1,6 @@
 """Random play positions for the kernels' tests and benchmarks: a random contract on a
-random one-deck deal, taken up at its first lead or played at random to an ending.
+random deal (one deck or two), taken up at its first lead or played at random to an
+ending.
 
 >>> from mighty_sim.rules.profile import load_profile
 >>> from mighty_sim.kernels.params import compile_profile
@@ -17,9 +18,9 @@ from ..engine.batch import policy_arrays
 from ..engine.players import parse_players
 from ..kernels.layout import MAX_PLAYERS, N_T
 from ..kernels.params import MODE_CALLED, MODE_FIRST_TRICK, MODE_NONE, P_HAND_SIZE
-from ..kernels.play_nb import N_H, N_S, play_until_nb, start_play_nb
+from ..kernels.play_nb import H_PLANE1, N_H, N_S, play_until_nb, start_play_nb
 from ..kernels.rng_nb import seed_stream_nb
-from ..rules.cards import cards_of, points_in
+from ..rules.cards import PLANE_BITS, cards_of, fold, kind_of, points_in
 from ..rules.profile import TRUMPS, RuleProfile
 
 MODES = {"called": MODE_CALLED, "first-trick": MODE_FIRST_TRICK, "none": MODE_NONE}
@@ -28,11 +29,10 @@ MODES = {"called": MODE_CALLED, "first-trick": MODE_FIRST_TRICK, "none": MODE_NO
 def random_contract(profile: RuleProfile, params: np.ndarray, seed: int
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A kernel play state (``s``, ``h``, ``tr`` of ``play_nb``) at the first lead of a
-    random contract on a random one-deck deal: random declarer, strain, friend mode and
-    called card, a 20-NT lead request now and then; the cards left over are the
-    discards."""
+    random contract on a random deal: random declarer, strain, friend mode and called
+    card, a 20-NT lead request now and then; the cards left over are the discards."""
     rng = np.random.default_rng(seed)
-    deck = np.array(cards_of(profile.deck_mask))
+    deck = np.array(cards_of(profile.card_mask))
     rng.shuffle(deck)
     return _contract(profile, params, rng, deck, profile.hand_size)
 
@@ -42,18 +42,26 @@ def _contract(profile: RuleProfile, params: np.ndarray, rng: np.random.Generator
     """``size`` cards a player dealt from the front of ``deck``, the deck's other cards
     discarded, and a random contract on them."""
     n = profile.players
-    hands = np.zeros(MAX_PLAYERS, np.uint64)
+    hands = np.zeros(N_H, np.uint64)  # the second deck's cards at H_PLANE1 + seat
     for p in range(n):
         for c in deck[p * size:(p + 1) * size]:
-            hands[p] |= np.uint64(1) << np.uint64(c)
-    discards = np.uint64(profile.deck_mask) & ~np.bitwise_or.reduce(hands)
+            if c >= PLANE_BITS:
+                hands[H_PLANE1 + p] |= np.uint64(1) << np.uint64(c - PLANE_BITS)
+            else:
+                hands[p] |= np.uint64(1) << np.uint64(c)
+    held = 0
+    for p in range(n):
+        held |= int(hands[p]) | int(hands[H_PLANE1 + p]) << PLANE_BITS
+    discards = np.uint64(fold(profile.card_mask & ~held))
     declarer = int(rng.integers(n))
     trump = int(rng.integers(len(TRUMPS)))
     mode = MODES[profile.friend_modes[int(rng.integers(len(profile.friend_modes)))]]
-    called = int(rng.choice(deck))
+    called = kind_of(int(rng.choice(deck)))
     request = int(rng.integers(4)) if rng.random() < 0.3 else -1
     bid = profile.max_bid if request >= 0 else profile.min_bid
-    s, h, tr = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
+    s, h = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64)
+    tr = np.zeros(MAX_PLAYERS * profile.deck_copies, np.int64)  # two decks: the physical
+    # cards after the kinds
     start_play_nb(s, h, tr, params, hands, discards, declarer, bid, trump, False, mode, called,
                   request, False)
     return s, h, tr
