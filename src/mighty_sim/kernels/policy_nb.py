@@ -434,8 +434,8 @@ def play_decide_nb(
         return random_play_nb(st, legal, n_played == 0 and powered_lead, demand_card)
     mighty = mighty_of_nb(params, trump)
     if n_played == 0:
-        return _lead_nb(hand, legal, trump, trick_no, demand_card, declarer_side, seen,
-                        mighty, powered_lead, params)
+        return lead_nb(hand, legal, trump, trick_no, demand_card, declarer_side, seen,
+                       mighty, powered_lead, params[P_HUNTER_TRICKS])
     # following: who is winning so far, and is it a partner?
     idx = win_idx
     if idx < 0:
@@ -607,14 +607,17 @@ def _cheapest_nb(legal: np.uint64, trump: int, mighty: int) -> int:
 
 
 @njit(cache=True)
-def _lead_nb(
+def lead_nb(
     hand: np.uint64, legal: np.uint64, trump: int, trick_no: int, demand_card: int,
     declarer_side: bool, seen: np.uint64, mighty: int, powered_lead: bool,
-    params: np.ndarray,
+    hunter_tricks: int,
 ) -> tuple[int, int, bool]:
+    """The heuristic leader's (card, joker suit named or -1, demand): ``demand_card`` the
+    card that may demand the joker now (-1 if none), ``seen`` every card of the finished
+    tricks, ``hunter_tricks`` the profile's tricks where the hunter may demand."""
     # 1. hunt the joker while it is out and not ours
     if (demand_card >= 0 and has_nb(legal, demand_card) and not has_nb(seen, JOKER_BIT)
-            and in_tricks_nb(params[P_HUNTER_TRICKS], trick_no) and trick_no < 10):
+            and in_tricks_nb(hunter_tricks, trick_no) and trick_no < 10):
         return demand_card, -1, True
     outside = ~(hand | seen)
     # 2. declarer side draws trumps while opponents may hold some

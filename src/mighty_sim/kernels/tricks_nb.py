@@ -69,7 +69,7 @@ from .play_nb import (
     partners_of_nb,
     record_trick_nb,
 )
-from .policy_nb import follow_nb, play_decide_nb, random_play_nb, winners_nb
+from .policy_nb import follow_nb, lead_nb, play_decide_nb, random_play_nb, winners_nb
 from .rng_nb import chance_nb
 from .rules_nb import (
     JOKER_BIT,
@@ -213,6 +213,10 @@ def play_tricks_nb(
             if policy == POLICY_RANDOM:
                 card, named, demand = random_play_nb(st, legal, k == 0 and powered_lead,
                                                      demand_card)
+            elif k == 0:  # the heuristic leader (policy_nb.play_decide_nb's lead)
+                card, named, demand = lead_nb(hand, legal, trump, trick_no, demand_card,
+                                              seat == declarer or seat == friend, seen,
+                                              mighty, powered_lead, hunter_tricks)
             elif k > 0 and not (k == 1 and tr[0] == JOKER_BIT) and not (
                     late_power and legal & hunter_bit and in_trick & _JOKER):
                 # the follower from the winning card, suit and joker power kept here (where
