@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rules.cards import FIRST_POINT_RANK, PLANE_BITS
+from ..rules.cards import PLANE_BITS
 from ._jit import njit
 from .auction_nb import (
     kth_legal_bid_nb,
@@ -99,6 +99,7 @@ WEAK = -2
 PASS = -1
 _RANK_0 = np.uint64(sum(1 << (13 * s) for s in range(4)))  # the 2 of every suit
 _JOKER_MASK = np.uint64(1 << JOKER_BIT)
+_RANKS = np.uint64(0x1FFF)  # the 13 ranks of one suit
 
 
 # -- hand strength ------------------------------------------------------------------------
@@ -495,10 +496,8 @@ def follow_nb(
             give = legal & POINT_MASK & ~mighty_bit
             if trump != NO_TRUMP:
                 give &= ~suit_mask_nb(trump)
-            for rank in range(FIRST_POINT_RANK, 13):
-                at = give & (_RANK_0 << np.uint64(rank))
-                if at:
-                    return lowest_card_nb(at)
+            if give:
+                return _lowest_rank_nb(give)
         return _cheapest_nb(legal, trump, mighty)
     # an opponent (or nobody known) is winning: win cheaply when it is worth it
     if simple:
@@ -532,12 +531,13 @@ def follow_nb(
 
 @njit(cache=True, inline="always")
 def _lowest_rank_nb(mask: np.uint64) -> int:
-    """The lowest-ranked card of a non-empty mask, the lowest suit's on a tie."""
-    for rank in range(13):
-        at = mask & (_RANK_0 << np.uint64(rank))
-        if at:
-            return lowest_card_nb(at)
-    return -1
+    """The lowest-ranked card of a mask, the lowest suit's on a tie; -1 without a suit
+    card. The four suits folded onto one 13-bit rank mask: its lowest bit is the rank."""
+    ranks = (mask | (mask >> np.uint64(13)) | (mask >> np.uint64(26))
+             | (mask >> np.uint64(39))) & _RANKS
+    if not ranks:
+        return -1
+    return lowest_card_nb(mask & (_RANK_0 << np.uint64(lowest_card_nb(ranks))))
 
 
 @njit(cache=True)

@@ -25,6 +25,7 @@ played as its lowest copy in the hand (``copy_of_nb``).
 from __future__ import annotations
 
 import numpy as np
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from ..rules.cards import FIRST_POINT_RANK, JOKER_BIT, N_RANKS, PLANE_BITS
 from ..rules.profile import NO_TRUMP
@@ -112,29 +113,22 @@ def suit_mask_nb(suit: int) -> np.uint64:
 
 @njit(cache=True)
 def kth_card_nb(mask: np.uint64, k: int) -> int:
-    """Bit index of the k-th lowest card of a mask."""
+    """Bit index of the k-th lowest card of a mask (64 past its last card)."""
     for _ in range(k):
         mask &= mask - np.uint64(1)
-    low = mask & (~mask + np.uint64(1))
-    return popcount_nb(low - np.uint64(1))
+    return np.int64(trailing_zeros(mask))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lowest_card_nb(mask: np.uint64) -> int:
-    """Bit index of the lowest card of a non-empty mask."""
-    return kth_card_nb(mask, 0)
+    """Bit index of the lowest card of a non-empty mask (one TZCNT)."""
+    return np.int64(trailing_zeros(mask))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def highest_card_nb(mask: np.uint64) -> int:
-    """Bit index of the highest card of a non-empty mask (a binary search)."""
-    c = 0
-    for shift in (32, 16, 8, 4, 2, 1):
-        s = np.uint64(shift)
-        if mask >> s:
-            mask >>= s
-            c += shift
-    return c
+    """Bit index of the highest card of a non-empty mask (one LZCNT)."""
+    return 63 - np.int64(leading_zeros(mask))
 
 
 @njit(cache=True, inline="always")
