@@ -149,8 +149,6 @@ def run_auction_nb(
     for s in range(n):
         passed[s] = False
         had_turn[s] = False
-        if policies[s] != POLICY_RANDOM:
-            pref_trump[s], pref_strength[s] = best_strain_nb(hands[s], params, pp[s])
     high_n, high_t, high_seat = 0, 0, -1
     passes_in_row = 0
     turn = first_bidder
@@ -160,6 +158,10 @@ def run_auction_nb(
         weak_ok = params[P_WEAK_WHEN] != WEAK_NEVER and weak_score_ok_nb(rw[row, seat], params)
         if params[P_WEAK_WHEN] == WEAK_FIRST_TURN and had_turn[seat]:
             weak_ok = False
+        if not had_turn[seat] and policies[seat] != POLICY_RANDOM and not weak_ok:
+            # the heuristic's strain, at its first call that is not a weak hand shown (an
+            # attempt redealt for a weak hand never needs most of them)
+            pref_trump[seat], pref_strength[seat] = best_strain_nb(hands[seat], params, pp[seat])
         number, trump = auction_decide_nb(policies[seat], pp[seat], st, hands[seat], weak_ok,
                                           high_n, high_t, params, int(pref_trump[seat]),
                                           pref_strength[seat])
