@@ -24,8 +24,12 @@ played as its lowest copy in the hand (``copy_of_nb``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, cast
+
 import numpy as np
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+from numba.cpython.unsafe.numbers import leading_zeros as _lzcnt
+from numba.cpython.unsafe.numbers import trailing_zeros as _tzcnt
 
 from ..rules.cards import FIRST_POINT_RANK, JOKER_BIT, N_RANKS, PLANE_BITS
 from ..rules.profile import NO_TRUMP
@@ -74,6 +78,10 @@ from .params import (
 )
 
 __all__ = ["JOKER_BIT", "NO_TRUMP"]  # the kernels take them from here
+# Numba intrinsics (one LZCNT/TZCNT instruction), typed here as the plain functions they
+# stand for: their declared Python signature is the intrinsic's, not the call's
+leading_zeros: Callable[[np.uint64], int] = cast(Any, _lzcnt)
+trailing_zeros: Callable[[np.uint64], int] = cast(Any, _tzcnt)
 _ONE = np.uint64(1)
 _SUIT_BITS = np.uint64(0x1FFF)
 _HONORS = np.uint64(sum(0xF << (13 * s + 9) for s in range(4)))  # J Q K A of each suit
