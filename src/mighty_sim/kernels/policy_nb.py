@@ -87,6 +87,7 @@ from .rules_nb import (
     is_point_nb,
     joker_has_power_nb,
     kth_card_nb,
+    leading_zeros,
     lowest_card_nb,
     mighty_of_nb,
     popcount_nb,
@@ -107,35 +108,32 @@ _RANKS = np.uint64(0x1FFF)  # the 13 ranks of one suit
 
 @njit(cache=True, inline="always")
 def strength_nb(hand: np.uint64, trump: int, params: np.ndarray) -> float:
-    """Heuristic strength of a hand with ``trump`` (see the module docstring)."""
+    """Heuristic strength of a hand with ``trump`` (see the module docstring). The terms
+    are added in one fixed order, a term that does not apply as 0.0 (the same sum, bit for
+    bit, without a branch a term)."""
     mighty = mighty_of_nb(params, trump)
+    nt = trump == NO_TRUMP
+    side_ace = 1.3 if nt else 1.0
+    side_king = 0.5 if nt else 0.4
     s = 0.0
-    if has_nb(hand, mighty):
-        s += 2.5
-    if has_nb(hand, JOKER_BIT):
-        s += 2.0
+    s += 2.5 if has_nb(hand, mighty) else 0.0
+    s += 2.0 if has_nb(hand, JOKER_BIT) else 0.0
     for suit in range(4):
         cards = hand & suit_mask_nb(suit) & ~bit_nb(mighty)
         n = popcount_nb(cards)
         top = suit * 13 + 12
+        ace = has_nb(cards, top)
+        king = has_nb(cards, top - 1)
         if suit == trump:
             s += n
-            if has_nb(cards, top):
-                s += 1.0
-            if has_nb(cards, top - 1):
-                s += 0.7
-            if has_nb(cards, top - 2):
-                s += 0.4
-            if n > 5:
-                s += 0.5 * (n - 5)
+            s += 1.0 if ace else 0.0
+            s += 0.7 if king else 0.0
+            s += 0.4 if has_nb(cards, top - 2) else 0.0
+            s += 0.5 * (n - 5) if n > 5 else 0.0
         else:
-            ace = has_nb(cards, top)
-            if ace:
-                s += 1.3 if trump == NO_TRUMP else 1.0
-            if has_nb(cards, top - 1) and (ace or n >= 3):
-                s += 0.5 if trump == NO_TRUMP else 0.4
-            if trump == NO_TRUMP and ace and n > 4:
-                s += 0.5 * (n - 4)
+            s += side_ace if ace else 0.0
+            s += side_king if king and (ace or n >= 3) else 0.0
+            s += 0.5 * (n - 4) if nt and ace and n > 4 else 0.0
     return s
 
 
@@ -146,7 +144,8 @@ def nt_edge_nb(hand: np.uint64, params: np.ndarray) -> float:
     weights are a least-squares fit to ``mighty-sim odds`` over 2,500 `standard` auction
     winners (docs/players.md): the joker and kings, which win without trumps, and cards
     running down from a suit's ace count for NT; a long suit, which would make a good
-    trump, counts against it."""
+    trump, counts against it. (Every term is a multiple of 1/4, so the sum is exact in
+    any order: a suit's run from the ace counts at once.)"""
     mighty = mighty_of_nb(params, NO_TRUMP)
     edge = -10.0
     if has_nb(hand, JOKER_BIT):
@@ -162,10 +161,10 @@ def nt_edge_nb(hand: np.uint64, params: np.ndarray) -> float:
             edge += 3.75
         if top != mighty and has_nb(cards, top):
             edge += 1.0
-        rank = top
-        while rank >= suit * 13 and has_nb(cards, rank):
-            edge += 3.25
-            rank -= 1
+        # the cards running down from the ace: the leading ones of the suit moved to the
+        # top of the word
+        run = leading_zeros(~(cards << np.uint64(63 - top)))
+        edge += 3.25 * run
     return edge - 2.5 * longest
 
 
