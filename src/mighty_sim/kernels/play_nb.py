@@ -285,6 +285,15 @@ def infer_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, seat: int, card: int,
             h[H_CANT + seat] |= xb
 
 
+@njit(cache=True, inline="always")
+def take_copy_nb(h: np.ndarray, seat: int, card: int) -> None:
+    """Take physical ``card`` (two decks) from ``seat``'s hand."""
+    if card >= PLANE_BITS:
+        h[H_PLANE1 + seat] &= ~bit_nb(card - PLANE_BITS)
+    else:
+        h[seat] &= ~bit_nb(card)
+
+
 @njit(cache=True)
 def place_card_nb(
     s: np.ndarray, h: np.ndarray, tr: np.ndarray, seat: int, card: int, suit: int,
@@ -301,10 +310,7 @@ def place_card_nb(
     if s[S_DECKS] == 2:
         kind = kind_nb(card)
         tr[TR_PHYSICAL + k] = card
-        if card >= PLANE_BITS:
-            h[H_PLANE1 + seat] &= ~bit_nb(card - PLANE_BITS)
-        else:
-            h[seat] &= ~bit_nb(card)
+        take_copy_nb(h, seat, card)
     else:
         h[seat] &= ~bit_nb(card)
     tr[k] = kind

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rules.cards import PLANE_BITS
 from ._jit import njit
 from .layout import (
     POLICY_RANDOM,
@@ -68,6 +67,7 @@ from .play_nb import (
     TR_PHYSICAL,
     partners_of_nb,
     record_trick_nb,
+    take_copy_nb,
 )
 from .policy_nb import follow_nb, lead_nb, play_decide_nb, random_play_nb, winners_nb
 from .rng_nb import chance_nb
@@ -238,10 +238,7 @@ def play_tricks_nb(
             if two:
                 copy = copy_of_nb(h[seat], h[H_PLANE1 + seat], card)
                 tr[TR_PHYSICAL + k] = copy
-                if copy >= PLANE_BITS:
-                    h[H_PLANE1 + seat] &= ~bit_nb(copy - PLANE_BITS)
-                else:
-                    h[seat] &= ~bit_nb(copy)
+                take_copy_nb(h, seat, copy)
             else:
                 h[seat] = hand & ~bit_nb(card)
             tr[k] = card
