@@ -197,7 +197,6 @@ def solve_deal(deal: Deal, *, exact: bool = True,
     return out
 
 
-
 def _example() -> Deal:
     """A lopsided `standard` deal for the examples: 18 spades, the friend called by KD."""
     from ..rules.profile import load_profile

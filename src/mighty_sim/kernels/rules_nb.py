@@ -220,7 +220,8 @@ def weak_score2_nb(p0: np.uint64, p1: np.uint64, params: np.ndarray) -> int:
 @njit(cache=True)
 def weak_score2_batch_nb(p0: np.ndarray, p1: np.ndarray, params: np.ndarray,
                          out: np.ndarray) -> None:
-    """``weak_score2_nb`` over rows of (N,) uint64 planes into (N,) int64 ``out``."""
+    """``weak_score2_nb`` over rows of (N,) uint64 planes into (N,) int64 ``out`` (``p1``
+    all 0 with one deck): the weak-hand scores the batch kernel gives its hands."""
     for i in range(p0.shape[0]):
         out[i] = weak_score2_nb(p0[i], p1[i], params)
 
@@ -480,13 +481,6 @@ def settle_batch_nb(
         out[i, 0] = d
         out[i, 1] = f
         out[i, 2] = x
-
-
-@njit(cache=True)
-def weak_score_batch_nb(hands: np.ndarray, params: np.ndarray, out: np.ndarray) -> None:
-    """Weak-hand scores in quarter points of (N,) uint64 hands into (N,) int64 ``out``."""
-    for i in range(hands.shape[0]):
-        out[i] = weak_score_q_nb(hands[i], params)
 
 
 # -- two decks: physical cards and their kinds ------------------------------------------

@@ -217,7 +217,7 @@ def play_tricks_nb(
                 card, named, demand = lead_nb(hand, legal, trump, trick_no, demand_card,
                                               seat == declarer or seat == friend, seen,
                                               mighty, powered_lead, hunter_tricks)
-            elif k > 0 and not (k == 1 and tr[0] == JOKER_BIT) and not (
+            elif not (k == 1 and tr[0] == JOKER_BIT) and not (
                     late_power and legal & hunter_bit and in_trick & _JOKER):
                 # the follower from the winning card, suit and joker power kept here (where
                 # policy_nb.play_decide_nb's "simple" holds)

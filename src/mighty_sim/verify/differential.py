@@ -241,11 +241,8 @@ def _compare_weak_scores(
     full = [h for r in records for h in r.hands]
     hands = np.array([h & ((1 << PLANE_BITS) - 1) for h in full], np.uint64)
     out = np.zeros(hands.shape[0], np.int64)
-    if p.deck_copies == 2:
-        weak_score2_batch_nb(hands, np.array([h >> PLANE_BITS for h in full], np.uint64),
-                             params, out)
-    else:
-        rules_nb.weak_score_batch_nb(hands, params, out)
+    weak_score2_batch_nb(hands, np.array([h >> PLANE_BITS for h in full], np.uint64), params,
+                         out)
     report.hands += hands.shape[0]
     for k in range(hands.shape[0]):
         ref = weak_hand_score(p, full[k])
