@@ -52,7 +52,6 @@ from numba import config as numba_config
 
 from mighty_sim.analysis.tables import seat_lists
 from mighty_sim.dataset.schema import bid_name
-from mighty_sim.kernels.layout import R_HIST_LEN, R_OUTCOME
 from mighty_sim.rules.profile import BUILTIN_PROFILES, load_profile
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -94,31 +93,45 @@ class Engine:
         self.play_batch = find(("engine.batch", "engine"), "play_batch")
         self.load_profile = find(("rules.profile", "profile"), "load_profile")
         self.deals_table = find(("dataset.schema", "schema"), "deals_table")
+        self.tricks_table = find(("dataset.schema", "schema"), "tricks_table")
+        # the row columns' indices, which differ between versions
+        self.hist_len = find(("kernels.layout", "layout", "engine"), "R_HIST_LEN")
+        self.outcome = find(("kernels.layout", "layout", "engine"), "R_OUTCOME")
         self.parquet_writer = find(("dataset.writer", "writer"), "parquet_writer")
         self.hand_odds = find(("analysis.odds",), "hand_odds")
         self.parse_cards = find(("rules.cards",), "parse_cards")
 
 
-ROW_ARRAYS = ("ri", "ru", "rf", "rw", "rh", "ti")
+ROW_ARRAYS = ("ru", "rf", "rw", "rh", "ti")
+"""The batch arrays of the same layout in every revision compared: the others (the int
+columns, narrowed and split in two) are compared as the tables they decode to."""
 
 
 def same_rows(new: Any, old: Any, profile: str, players: str, games: int) -> bool:
-    """Whether both versions write identical arrays for ``games`` games (ledger of 3)."""
-    batches = []
+    """Whether both versions write identical rows for ``games`` games (ledger of 3): the
+    ``deals`` and ``tricks`` tables, every value decoded, and the arrays of
+    :data:`ROW_ARRAYS`."""
+    batches, tables = [], []
     for engine in (new, old):
         p = engine.load_profile(profile)
         spec = engine.parse_players(players, p.players)
-        batches.append(engine.play_batch(p, seed=1, game_start=0, games=games, players=spec,
-                                         ledger=3, record_tricks=True))
-    return all(np.array_equal(_rows(batches[0], k), _rows(batches[1], k)) for k in ROW_ARRAYS)
+        batch = engine.play_batch(p, seed=1, game_start=0, games=games, players=spec,
+                                  ledger=3, record_tricks=True)
+        batches.append(batch)
+        tables.append((engine.deals_table(batch, p.players),
+                       engine.tricks_table(batch, p.players)))
+    same_tables = all(a.equals(b) for a, b in zip(*tables, strict=True))
+    return same_tables and all(
+        np.array_equal(_rows(batches[0], k, new), _rows(batches[1], k, old)) for k in ROW_ARRAYS)
 
 
-def _rows(batch: Any, name: str) -> np.ndarray:
+def _rows(batch: Any, name: str, engine: Engine) -> np.ndarray:
     """A batch array; the auctions as one run of calls whichever layout the version has
     (a row of HISTORY entries each, or one after another)."""
     a = getattr(batch, name)
     if name == "rh" and a.ndim == 2:
-        return a[np.arange(a.shape[1])[None, :] < batch.ri[:, R_HIST_LEN][:, None]]
+        lengths = batch.ri[:, engine.hist_len]
+        return a[np.arange(a.shape[1])[None, :] < lengths[:, None]]
     return a
 
 
@@ -209,7 +222,7 @@ def writer_figures(engine: Any, profile: str, games: int) -> tuple[Any, list[flo
         w.close()
         seconds.append(time.process_time() - t)
     back = pq.read_table(io.BytesIO(buf.getvalue()))
-    return back, seconds, buf.tell(), int((batch.ri[:, R_OUTCOME] == 0).sum())
+    return back, seconds, buf.tell(), int((batch.ri[:, engine.outcome] == 0).sum())
 
 
 def compare_writers(new: Any, old: Any, profile: str, games: int, rounds: int

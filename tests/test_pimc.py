@@ -137,6 +137,7 @@ def test_pimc_rows_do_not_depend_on_batching() -> None:
     first = play_batch(STANDARD, seed=8, game_start=0, games=25, players=players)
     rest = play_batch(STANDARD, seed=8, game_start=25, games=15, players=players)
     assert whole.ri.shape[1] == N_R
+    np.testing.assert_array_equal(whole.rg, np.concatenate([first.rg, rest.rg]))
     np.testing.assert_array_equal(whole.ri, np.concatenate([first.ri, rest.ri]))
     np.testing.assert_array_equal(whole.rf, np.concatenate([first.rf, rest.rf]))
 

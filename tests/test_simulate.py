@@ -180,7 +180,7 @@ def test_a_table_keeps_no_batch_memory_alive(make: Callable[..., pa.Table]) -> N
         b = batch()
         before = tracemalloc.get_traced_memory()[0] - sum(
             a.base.nbytes if a.base is not None else a.nbytes
-            for a in (b.ri, b.ru, b.rf, b.rw, b.rh, b.ti))
+            for a in (b.rg, b.ri, b.ru, b.rf, b.rw, b.rh, b.ti))
         table = make(b, 5)
         del b
         gc.collect()
@@ -337,8 +337,9 @@ def test_batches_match_one_big_call() -> None:
     whole = play_batch(STANDARD, seed=4, game_start=0, games=400, players=HEURISTIC)
     a = play_batch(STANDARD, seed=4, game_start=0, games=150, players=HEURISTIC)
     b = play_batch(STANDARD, seed=4, game_start=150, games=250, players=HEURISTIC)
-    assert np.array_equal(whole.ri, np.concatenate([a.ri, b.ri]))
-    assert np.array_equal(whole.ru, np.concatenate([a.ru, b.ru]))
+    for name in ("rg", "ri", "ru", "rf", "rw", "rh"):
+        assert np.array_equal(getattr(whole, name),
+                              np.concatenate([getattr(a, name), getattr(b, name)])), name
 
 
 def test_russian_rows_keep_their_invariants() -> None:

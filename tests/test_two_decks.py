@@ -410,8 +410,9 @@ def test_two_deck_rows_do_not_depend_on_batching() -> None:
     whole = play_batch(profile, seed=4, game_start=0, games=300, players=players)
     a = play_batch(profile, seed=4, game_start=0, games=120, players=players)
     b = play_batch(profile, seed=4, game_start=120, games=180, players=players)
-    assert np.array_equal(whole.ri, np.concatenate([a.ri, b.ri]))
-    assert np.array_equal(whole.ru, np.concatenate([a.ru, b.ru]))
+    for name in ("rg", "ri", "ru", "rf", "rw", "rh"):
+        assert np.array_equal(getattr(whole, name),
+                              np.concatenate([getattr(a, name), getattr(b, name)])), name
 
 
 def test_pimc_is_refused_with_two_decks() -> None:

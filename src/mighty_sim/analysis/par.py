@@ -38,11 +38,11 @@ from ..dataset.integrity import PAR_FILE, open_run
 from ..dataset.schema import deal_id
 from ..engine.batch import Batch, play_batch
 from ..kernels.layout import (
-    R_ATTEMPT,
+    G_ATTEMPT,
+    G_GAME,
     R_BID,
     R_DECLARER,
     R_FRIEND_SEAT,
-    R_GAME,
     R_POINTS,
     R_SUCCESS,
     R_TRICKS,
@@ -71,23 +71,23 @@ def _chunk(config_dict: dict[str, Any], game_start: int, games: int, from_trick:
                        to_target=config.to_target)
     out = np.zeros((batch.rows, N_PAR), np.int64)
     par_nb(batch.ri, batch.ru, batch.ti, compile_profile(profile), from_trick, out)
-    ri = batch.ri
+    ri, rg = batch.ri, batch.rg
     played = np.flatnonzero(out[:, PAR_MATCH] >= 0)
     bad = played[out[played, PAR_MATCH] != 1]
     if len(bad):
-        raise ValueError(f"deal {deal_id(ri[bad[:1], R_GAME], ri[bad[:1], R_ATTEMPT])[0]}: "
+        raise ValueError(f"deal {deal_id(rg[bad[:1], G_GAME], rg[bad[:1], G_ATTEMPT])[0]}: "
                          "its recorded play does not replay to its recorded result")
     tricks_bid = profile.bid_unit == "tricks"
     return {
-        "deal_id": deal_id(ri[played, R_GAME], ri[played, R_ATTEMPT]),
-        "declarer": ri[played, R_DECLARER].astype(np.int8),
-        "friend_seat": ri[played, R_FRIEND_SEAT].astype(np.int8),
-        "bid": ri[played, R_BID].astype(np.int8),
-        "trump": ri[played, R_TRUMP].astype(np.int8),
+        "deal_id": deal_id(rg[played, G_GAME], rg[played, G_ATTEMPT]),
+        "declarer": ri[played, R_DECLARER],
+        "friend_seat": ri[played, R_FRIEND_SEAT],
+        "bid": ri[played, R_BID],
+        "trump": ri[played, R_TRUMP],
         "from_trick": out[played, PAR_FROM].astype(np.int8),
         "par": out[played, PAR_VALUE].astype(np.int8),
-        "taken": ri[played, R_TRICKS if tricks_bid else R_POINTS].astype(np.int8),
-        "points": ri[played, R_POINTS].astype(np.int8),
+        "taken": ri[played, R_TRICKS if tricks_bid else R_POINTS],
+        "points": ri[played, R_POINTS],
         "success": ri[played, R_SUCCESS] == 1,
         "positions": out[played, PAR_NODES],
     }

@@ -24,14 +24,15 @@ import pyarrow as pa
 from ..engine.batch import Batch
 from ..kernels.layout import (
     F_STRENGTH,
+    G_ATTEMPT,
+    G_DEAL_IN_GAME,
+    G_GAME,
     MAX_PLAYERS,
     N_U,
     OUTCOMES,
-    R_ATTEMPT,
     R_AUCTION_BID,
     R_AUCTION_TRUMP,
     R_BID,
-    R_DEAL_IN_GAME,
     R_DEALER,
     R_DECLARER,
     R_FIRST_BIDDER,
@@ -39,7 +40,6 @@ from ..kernels.layout import (
     R_FRIEND_KIND,
     R_FRIEND_MODE,
     R_FRIEND_SEAT,
-    R_GAME,
     R_HAND_POINTS,
     R_HAS_JOKER,
     R_HAS_MIGHTY,
@@ -203,16 +203,16 @@ def row_cards(row: dict[str, Any], column: str, seat: int | None = None) -> int:
 def deals_table(batch: Batch, players: int, *, seat_columns: bool = False) -> pa.Table:
     """The ``deals`` rows of a batch as an Arrow table; with ``seat_columns`` as the files
     store them, each list of :data:`SEAT_LISTS` as one column a seat."""
-    ri, ru, rf, rw, rh = batch.ri, batch.ru, batch.rf, batch.rw, batch.rh
-    # ri is column-major: ri[:, k] is a contiguous view. Arrow shares a numpy column's
-    # memory, so a column passed as it is (not converted) is copied, or a kept table
-    # would keep the whole batch
+    rg, ri, ru, rf, rw, rh = batch.rg, batch.ri, batch.ru, batch.rf, batch.rw, batch.rh
+    # the batch's arrays are column-major: a column is a contiguous view. Arrow shares a
+    # NumPy column's memory, so each is copied (a copy of its rows only), or a kept table
+    # would keep the whole batch alive
     col = [ri[:, k] for k in range(ri.shape[1])]
     unplayed = _Nulls(col[R_OUTCOME] != 0)  # the columns of a played deal's contract
     whole = _Nulls(np.zeros(len(ri), bool))
 
     def small(k: int, nulls: _Nulls = whole) -> pa.Array:
-        return nulls.array(col[k].astype(np.int8), pa.int8())
+        return nulls.array(col[k].copy(), pa.int8())
 
     def flag(k: int) -> pa.Array:
         return unplayed.array(col[k] == 1, pa.bool_())
@@ -229,9 +229,9 @@ def deals_table(batch: Batch, players: int, *, seat_columns: bool = False) -> pa
 
     hist = _history(rh, col[R_HIST_LEN].astype(np.int32))
     columns = {
-        "deal_id": pa.array(deal_id(col[R_GAME], col[R_ATTEMPT])),
-        "game": pa.array(col[R_GAME].copy()),
-        "deal_in_game": pa.array(col[R_DEAL_IN_GAME].astype(np.int16)),
+        "deal_id": pa.array(deal_id(rg[:, G_GAME], rg[:, G_ATTEMPT])),
+        "game": pa.array(rg[:, G_GAME].copy()),
+        "deal_in_game": pa.array(rg[:, G_DEAL_IN_GAME].astype(np.int16)),
         "dealer": small(R_DEALER),
         "first_bidder": small(R_FIRST_BIDDER),
         **seat_list("hands", ru, pa.uint64()),
@@ -265,7 +265,8 @@ def deals_table(batch: Batch, players: int, *, seat_columns: bool = False) -> pa
     if ru.shape[1] > N_U:  # two decks: each plane-0 column's second-deck copies
         columns.update(seat_list("hands_deck2", ru[:, N_U:], pa.uint64()))
         columns["blind_deck2"] = pa.array(ru[:, N_U + U_BLIND].copy())
-        columns["discards_deck2"] = unplayed.array(ru[:, N_U + U_DISCARDS].copy(), pa.uint64())
+        columns["discards_deck2"] = unplayed.array(ru[:, N_U + U_DISCARDS].copy(),
+                                                   pa.uint64())
     return _table(columns)
 
 
@@ -291,13 +292,13 @@ def _table(columns: dict[str, pa.Array]) -> pa.Table:
 
 def tricks_table(batch: Batch, players: int) -> pa.Table:
     """The ``tricks`` rows of a batch (recorded with ``record_tricks``)."""
-    ti, ri = batch.ti, batch.ri
+    ti, rg = batch.ti, batch.rg
     tic = np.ascontiguousarray(ti.T)  # each column contiguous
     rows = tic[T_ROW]
     cards = ti[:, T_CARDS : T_CARDS + players]
     names = CARD_NAMES.array(cards.reshape(-1))
     return _table({
-        "deal_id": pa.array(deal_id(ri[rows, R_GAME], ri[rows, R_ATTEMPT])),
+        "deal_id": pa.array(deal_id(rg[rows, G_GAME], rg[rows, G_ATTEMPT])),
         "trick": pa.array(tic[T_NO].astype(np.int8)),
         "leader": pa.array(tic[T_LEADER].astype(np.int8)),
         "cards": pa.ListArray.from_arrays(

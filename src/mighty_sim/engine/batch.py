@@ -25,6 +25,7 @@ from ..kernels.layout import (
     HISTORY,
     MAX_PLAYERS,
     N_F,
+    N_G,
     N_POLICY_PARAMS,
     N_R,
     N_T,
@@ -49,10 +50,12 @@ __all__ = ["Batch", "R_OUTCOME", "play_batch"]
 
 @dataclass
 class Batch:
-    """Output columns of a batch of games (see :mod:`.kernels.layout`); ``ri``, the
-    scalar columns, is column-major (Fortran order), each column contiguous; ``rh`` holds
-    the rows' auctions one after another (``ri[:, R_HIST_LEN]`` calls a row)."""
+    """Output columns of a batch of games (see :mod:`.kernels.layout`); ``rg``, ``ri``,
+    ``ru``, ``rf`` and ``rw`` are column-major (Fortran order), each column contiguous;
+    ``rh`` holds the rows' auctions one after another (``ri[:, R_HIST_LEN]`` calls a row).
+    """
 
+    rg: np.ndarray
     ri: np.ndarray
     ru: np.ndarray
     rf: np.ndarray
@@ -136,16 +139,18 @@ def play_batch(
         todo = games - done
         cap = max(int(todo * per_game) + 64, room)
         tcap = cap * profile.tricks if record_tricks else 1
-        # column-major: each column contiguous, taken by Arrow without a transpose
-        ri = np.zeros((N_R, cap), np.int64).T
-        ru = np.zeros((cap, N_U * profile.deck_copies), np.uint64)
-        rf = np.zeros((cap, N_F), np.float64)
-        rw = np.zeros((cap, MAX_PLAYERS), np.int16)
+        # column-major: each column contiguous, taken by Arrow without a transpose, and
+        # the columns of seats not at the table never touched
+        rg = np.zeros((N_G, cap), np.int64).T
+        ri = np.zeros((N_R, cap), np.int8).T
+        ru = np.zeros((N_U * profile.deck_copies, cap), np.uint64).T
+        rf = np.zeros((N_F, cap), np.float64).T
+        rw = np.zeros((MAX_PLAYERS, cap), np.int16).T
         rh = np.zeros(cap * HISTORY, np.int16)  # the auctions, row after row
         ti = np.zeros((tcap, N_T), np.int64)
         g, rows, trows = kernel(
             np.uint64(seed), game_start + done, todo, ledger, target, policies, pp, params,
-            deck_cards, record_tricks, ri, ru, rf, rw, rh, ti,
+            deck_cards, record_tricks, rg, ri, ru, rf, rw, rh, ti,
         )
         if g == 0 and todo > 0:  # not even one game fitted
             if cap > 4 * 60_000 * deals_per_game(ledger, to_target):
@@ -160,7 +165,8 @@ def play_batch(
             per_game = max(per_game, rows / g * 1.1)
         ti = ti[:trows]
         calls = int(ri[:rows, R_HIST_LEN].sum())
-        parts.append(Batch(ri[:rows], ru[:rows], rf[:rows], rw[:rows], rh[:calls], ti, g))
+        parts.append(Batch(rg[:rows], ri[:rows], ru[:rows], rf[:rows], rw[:rows], rh[:calls],
+                           ti, g))
         done += g
         if todo == 0:
             break
@@ -172,9 +178,9 @@ def play_batch(
         t = p.ti.copy()
         t[:, 0] += off
         tis.append(t)
-    return Batch(
-        np.asfortranarray(np.concatenate([p.ri for p in parts])),
-        np.concatenate([p.ru for p in parts]), np.concatenate([p.rf for p in parts]),
-        np.concatenate([p.rw for p in parts]), np.concatenate([p.rh for p in parts]),
-        np.concatenate(tis), sum(p.games for p in parts),
-    )
+    def joined(name: str) -> np.ndarray:
+        return np.asfortranarray(np.concatenate([getattr(p, name) for p in parts]))
+
+    return Batch(joined("rg"), joined("ri"), joined("ru"), joined("rf"), joined("rw"),
+                 np.concatenate([p.rh for p in parts]), np.concatenate(tis),
+                 sum(p.games for p in parts))

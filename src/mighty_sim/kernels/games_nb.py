@@ -14,14 +14,14 @@ from ._jit import njit
 from .borrow_nb import borrow
 from .deal_nb import play_attempt_nb
 from .layout import (
+    G_ATTEMPT,
+    G_DEAL_IN_GAME,
+    G_GAME,
     MAX_PLAYERS,
     OUTCOME_PLAYED,
     OUTCOME_WEAK,
-    R_ATTEMPT,
-    R_DEAL_IN_GAME,
     R_DECLARER,
     R_FRIEND_SEAT,
-    R_GAME,
     R_HIST_LEN,
     R_OUTCOME,
     R_REDEAL_BY,
@@ -45,8 +45,8 @@ def play_games_nb(
     seed: np.uint64, game_start: int, n_games: int, ledger: int, target: float,
     policies: np.ndarray,
     pp: np.ndarray, params: np.ndarray, deck_cards: np.ndarray, record_tricks: bool,
-    ri: np.ndarray, ru: np.ndarray, rf: np.ndarray, rw: np.ndarray, rh: np.ndarray,
-    ti: np.ndarray,
+    rg: np.ndarray, ri: np.ndarray, ru: np.ndarray, rf: np.ndarray, rw: np.ndarray,
+    rh: np.ndarray, ti: np.ndarray,
 ) -> tuple[int, int, int]:
     """Play games ``game_start .. game_start+n_games-1`` of ``ledger`` counted deals each,
     or, when ``target`` > 0, until a player's total reaches ``target`` (at most ``ledger``
@@ -54,6 +54,8 @@ def play_games_nb(
 
     Writes one row per attempt; a game that does not fit in the buffers is left out whole,
     and the call returns there. Returns (games played, rows written, trick rows written).
+    The row arrays are those of :mod:`.layout`: ``rg`` int64, ``ri`` int8, ``ru`` uint64,
+    ``rf`` float64, ``rw`` int16, each column-major; ``rh`` int16, ``ti`` int64 row-major.
     ``deck_cards``: the deck's cards, low to high; with two decks, its physical cards then
     the kinds that may be called. ``ru`` has ``2 * N_U`` columns with two decks.
     """
@@ -65,7 +67,7 @@ def play_games_nb(
     # the arrays stay alive in this frame while the callee uses borrowed views of them
     return _play_games_nb(seed, game_start, n_games, ledger, target, policies, pp, params,
                           deck_cards,
-                          record_tricks, ri, ru, rf, rw, rh, ti, st, scratch_i, scratch_u,
+                          record_tricks, rg, ri, ru, rf, rw, rh, ti, st, scratch_i, scratch_u,
                           scratch_b, scratch_f)
 
 
@@ -74,8 +76,8 @@ def _play_games_nb(
     seed: np.uint64, game_start: int, n_games: int, ledger: int, target: float,
     policies: np.ndarray,
     pp: np.ndarray, params: np.ndarray, deck_cards: np.ndarray, record_tricks: bool,
-    ri: np.ndarray, ru: np.ndarray, rf: np.ndarray, rw: np.ndarray, rh: np.ndarray,
-    ti: np.ndarray, st: np.ndarray, scratch_i: np.ndarray, scratch_u: np.ndarray,
+    rg: np.ndarray, ri: np.ndarray, ru: np.ndarray, rf: np.ndarray, rw: np.ndarray,
+    rh: np.ndarray, ti: np.ndarray, st: np.ndarray, scratch_i: np.ndarray, scratch_u: np.ndarray,
     scratch_b: np.ndarray, scratch_f: np.ndarray,
 ) -> tuple[int, int, int]:
     # borrowed views: no reference counting in the calls below (see borrow_nb); every
@@ -85,8 +87,8 @@ def _play_games_nb(
     scratch_f = borrow(scratch_f)
     policies, pp, params, deck_cards = borrow(policies), borrow(pp), borrow(params), \
         borrow(deck_cards)
-    ri, ru, rf, rw, rh, ti = borrow(ri), borrow(ru), borrow(rf), borrow(rw), borrow(rh), \
-        borrow(ti)
+    rg, ri, ru, rf, rw, rh, ti = borrow(rg), borrow(ri), borrow(ru), borrow(rf), borrow(rw), \
+        borrow(rh), borrow(ti)
     n = params[P_PLAYERS]
     cap = ri.shape[0]
     tcap = ti.shape[0]
@@ -116,9 +118,9 @@ def _play_games_nb(
             if attempt >= 60_000:  # pragma: no cover - a pathological run of redeals
                 return g, game_row, game_t
             seed_stream_nb(st, seed, attempt_index_nb(game, attempt))
-            ri[row, R_GAME] = game
-            ri[row, R_ATTEMPT] = attempt
-            ri[row, R_DEAL_IN_GAME] = played
+            rg[row, G_GAME] = game
+            rg[row, G_ATTEMPT] = attempt
+            rg[row, G_DEAL_IN_GAME] = played
             t_used = play_attempt_nb(st, params, deck_cards, dealer, first, policies, pp, row,
                                      ri, ru, rf, rw, rh[h_used:], record_tricks, ti, t_used,
                                      scratch_i, scratch_u, scratch_b, scratch_f)

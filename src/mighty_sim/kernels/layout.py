@@ -6,7 +6,7 @@ so that a process which runs an ahead-of-time compiled kernel (:mod:`mighty_sim.
 never imports Numba.
 
 >>> N_R, N_T, POLICY_NAMES[POLICY_HEURISTIC]
-(26, 15, 'heuristic')
+(23, 15, 'heuristic')
 """
 
 from __future__ import annotations
@@ -19,19 +19,23 @@ OUTCOMES = ("played", "all-pass", "weak-redeal")
 """A dealt attempt's outcome (the dataset's ``outcome``) by its OUTCOME_* code."""
 OUTCOME_PLAYED, OUTCOME_ALL_PASS, OUTCOME_WEAK = range(len(OUTCOMES))
 
-# one row per dealt attempt: int64 columns ``ri`` (allocated column-major by the engine:
-# each column contiguous, for the dataset writer)
+# One row per dealt attempt, in column-major arrays (each column contiguous, allocated so
+# by the engine) of the narrowest type that holds the column: what the dataset's Arrow
+# columns take without a copy, and the fewest fresh pages for the batch to touch.
+# int8 columns ``ri``:
 (
-    R_GAME, R_ATTEMPT, R_DEAL_IN_GAME, R_DEALER, R_FIRST_BIDDER, R_OUTCOME, R_REDEAL_BY,
-    R_DECLARER, R_BID, R_TRUMP, R_AUCTION_BID, R_AUCTION_TRUMP, R_TRUMP_CHANGED,
-    R_FRIEND_MODE, R_FRIEND_CARD, R_FRIEND_SEAT, R_FRIEND_KIND, R_POINTS, R_TRICKS,
-    R_SUCCESS, R_LEAD_REQUEST, R_HIST_LEN, R_TRUMP_LENGTH, R_HAS_MIGHTY, R_HAS_JOKER,
-    R_HAND_POINTS, N_R,
-) = range(27)
+    R_DEALER, R_FIRST_BIDDER, R_OUTCOME, R_REDEAL_BY, R_DECLARER, R_BID, R_TRUMP,
+    R_AUCTION_BID, R_AUCTION_TRUMP, R_TRUMP_CHANGED, R_FRIEND_MODE, R_FRIEND_CARD,
+    R_FRIEND_SEAT, R_FRIEND_KIND, R_POINTS, R_TRICKS, R_SUCCESS, R_LEAD_REQUEST,
+    R_HIST_LEN, R_TRUMP_LENGTH, R_HAS_MIGHTY, R_HAS_JOKER, R_HAND_POINTS, N_R,
+) = range(24)
+# int64 columns ``rg``: the game, the attempt (the stream of the deal), the counted deal
+G_GAME, G_ATTEMPT, G_DEAL_IN_GAME, N_G = range(4)
 # uint64 card sets ``ru``: the hands by seat, then the blind and the discards
 U_BLIND, U_DISCARDS, N_U = MAX_PLAYERS, MAX_PLAYERS + 1, MAX_PLAYERS + 2
 # float64 ``rf``: the payouts by seat, then the declarer's strength at auction time
 F_STRENGTH, N_F = MAX_PLAYERS, MAX_PLAYERS + 1
+# int16 ``rw``: the weak-hand scores by seat, in quarter points
 # one row per trick: int64 columns ``ti``
 T_ROW, T_NO, T_LEADER, T_WINNER, T_POINTS, T_JOKER_SUIT, T_DEMAND, T_CARDS = range(8)
 N_T = T_CARDS + MAX_PLAYERS

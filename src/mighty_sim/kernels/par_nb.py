@@ -82,15 +82,15 @@ def recorded_position_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, r: int,
     Returns the trick row to replay next, or -1 when the record does not replay."""
     n = params[P_PLAYERS]
     hands = np.zeros(MAX_PLAYERS, np.uint64)
-    declarer = ri[r, R_DECLARER]
+    declarer = int(ri[r, R_DECLARER])  # the row's int8 columns as the play's ints
     for p in range(n):
         hands[p] = ru[r, p]
     discards = ru[r, U_DISCARDS]
     hands[declarer] = (hands[declarer] | ru[r, U_BLIND]) & ~discards
-    mode = ri[r, R_FRIEND_MODE]
-    start_play_nb(s, h, tr, params, hands, discards, declarer, ri[r, R_BID],
-                  ri[r, R_TRUMP], ri[r, R_TRUMP_CHANGED] == 1, mode,
-                  ri[r, R_FRIEND_CARD], ri[r, R_LEAD_REQUEST], False)
+    mode = int(ri[r, R_FRIEND_MODE])
+    start_play_nb(s, h, tr, params, hands, discards, declarer, int(ri[r, R_BID]),
+                  int(ri[r, R_TRUMP]), ri[r, R_TRUMP_CHANGED] == 1, mode,
+                  int(ri[r, R_FRIEND_CARD]), int(ri[r, R_LEAD_REQUEST]), False)
     start = max(from_trick, 2) if mode == MODE_FIRST_TRICK else from_trick
     scratch = np.zeros((1, ti.shape[1]), np.int64)
     while s[S_TRICK_NO] < start:
