@@ -109,8 +109,8 @@ columns, narrowed and split in two) are compared as the tables they decode to.""
 
 def same_rows(new: Any, old: Any, profile: str, players: str, games: int) -> bool:
     """Whether both versions write identical rows for ``games`` games (ledger of 3): the
-    ``deals`` and ``tricks`` tables, every value decoded, and the arrays of
-    :data:`ROW_ARRAYS`."""
+    ``deals`` and ``tricks`` tables, every value decoded (:func:`comparable`), and the
+    arrays of :data:`ROW_ARRAYS`."""
     batches, tables = [], []
     for engine in (new, old):
         p = engine.load_profile(profile)
@@ -118,9 +118,9 @@ def same_rows(new: Any, old: Any, profile: str, players: str, games: int) -> boo
         batch = engine.play_batch(p, seed=1, game_start=0, games=games, players=spec,
                                   ledger=3, record_tricks=True)
         batches.append(batch)
-        tables.append((engine.deals_table(batch, p.players),
-                       engine.tricks_table(batch, p.players)))
-    same_tables = all(a.equals(b) for a, b in zip(*tables, strict=True))
+        tables.append((comparable(engine.deals_table(batch, p.players)),
+                       comparable(engine.tricks_table(batch, p.players))))
+    same_tables = all(not differing(a, b) for a, b in zip(*tables, strict=True))
     return same_tables and all(
         np.array_equal(_rows(batches[0], k, new), _rows(batches[1], k, old)) for k in ROW_ARRAYS)
 
@@ -225,6 +225,21 @@ def writer_figures(engine: Any, profile: str, games: int) -> tuple[Any, list[flo
     return back, seconds, buf.tell(), int((batch.ri[:, engine.outcome] == 0).sum())
 
 
+def comparable(table: pa.Table) -> pl.DataFrame:
+    """A ``deals`` or ``tricks`` table of any version as values to compare: dictionary
+    columns decoded, seat columns joined into lists, ``attempt`` a column."""
+    frame = seat_lists(pl.from_arrow(decoded(table)).lazy()).collect()  # type: ignore[union-attr]
+    return with_attempt(frame) if "game" in frame.columns else frame
+
+
+def differing(new: pl.DataFrame, old: pl.DataFrame) -> list[str]:
+    """The columns of ``old`` that ``new`` lacks or holds other values in (every column
+    when the two differ in their columns)."""
+    if new.columns != old.columns:
+        return list(dict.fromkeys(old.columns + new.columns))
+    return [c for c in old.columns if not new[c].equals(old[c])]
+
+
 def compare_writers(new: Any, old: Any, profile: str, games: int, rounds: int
                     ) -> dict[str, object]:
     """The writer (Arrow table and zstd Parquet of the ``deals`` rows) of both versions,
@@ -237,11 +252,9 @@ def compare_writers(new: Any, old: Any, profile: str, games: int, rounds: int
             back, seconds, size, played = writer_figures(engine, profile, games)
             times[name].append(min(seconds) / played * 1e6)
             out[name] = (back, size / played)
-    new_t, old_t = (with_attempt(seat_lists(pl.from_arrow(decoded(out[k][0])).lazy())  # type: ignore[union-attr]
-                                 .collect()) for k in ("new", "old"))
-    differ = [c for c in old_t.columns
-              if c not in new_t.columns or not new_t[c].equals(old_t[c])]
-    same = not differ and new_t.columns == old_t.columns
+    new_t, old_t = (comparable(out[k][0]) for k in ("new", "old"))
+    differ = differing(new_t, old_t)
+    same = not differ
     res = {k: {"us_per_played_deal": median(v), "bytes_per_played_deal": out[k][1]}
            for k, v in times.items()}
     res["values_identical"] = same
