@@ -277,7 +277,7 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
     """The side's final count from a position: fail-soft alpha-beta with the parts of
     the search ``uses`` names, every line with none. Iterative, one frame a ply
     (``ss``/``hs``/``ts`` the positions of the line searched, ``moves`` each ply's
-    moves and their order, ``frame`` each ply's window and progress): Numba's cache does
+    moves and their order, ``frame`` each ply's window, progress and bounds): Numba's cache does
     not reload recursive functions. Positions at a trick's start keep in the table the
     bounds found on what the side takes from there on. Every array is the caller's and
     borrowed (:mod:`.borrow_nb`): the views taken a ply are not reference-counted, which
@@ -298,6 +298,7 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
     # moves, next move, table slot, taken so far, whether the side is to play
     alpha, beta, w0, w1, best = frame[0], frame[1], frame[2], frame[3], frame[4]
     nm, nxt, slot, now, ours = frame[5], frame[6], frame[7], frame[8], frame[9]
+    rlo, rhi = frame[10], frame[11]  # the least and most the side can end with (_range_nb)
     ss[0, :] = s0
     hs[0, :] = h0
     ts[0, :] = tr0
@@ -314,7 +315,11 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
             if known:  # the play is over
                 value = _taken_nb(s, params, side)
             elif uses & USE_BOUNDS:  # what the side can still gain or lose bounds the value
-                lo, hi = _range_nb(s, h, tr, params, side)
+                if s[S_K] == 0 or d == 0:  # within a trick nothing is taken: the ply before's
+                    rlo[d], rhi[d] = _range_nb(s, h, tr, params, side)
+                else:
+                    rlo[d], rhi[d] = rlo[d - 1], rhi[d - 1]
+                lo, hi = rlo[d], rhi[d]
                 if hi <= alpha[d]:
                     value, known = hi, True
                 elif lo >= beta[d]:
@@ -417,7 +422,7 @@ def dd_window_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarra
     return _solve_nb(s, h, tr, params, uses, nodes, tt_key, tt_bounds, bits,
                      np.zeros((top, N_S), np.int64), np.zeros((top, N_H), np.uint64),
                      np.zeros((top, MAX_PLAYERS), np.int64),
-                     np.zeros((5, top, MAX_MOVES), np.int64), np.zeros((10, top), np.int64),
+                     np.zeros((5, top, MAX_MOVES), np.int64), np.zeros((12, top), np.int64),
                      np.zeros(top, np.uint64), np.zeros(MAX_PLAYERS, np.uint64),
                      np.zeros((1, N_T), np.int64), lo, hi)
 
