@@ -79,3 +79,16 @@ def test_garbage_is_a_value_error(text: str) -> None:
         assert "\n" not in str(e)
     else:
         assert 0 <= mask <= FULL_DECK
+
+
+@given(st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1))
+def test_pext_gathers_the_masked_bits(x: int, m: int) -> None:
+    """The kernels' PEXT (one instruction where the CPU has it) and its loop against the
+    definition: bit i of the result is x's bit at m's i-th set bit."""
+    import numpy as np
+
+    from mighty_sim.kernels.rules_nb import pext_loop_nb, pext_nb
+
+    want = sum(((x >> b) & 1) << i for i, b in enumerate(b for b in range(64) if m >> b & 1))
+    assert int(pext_nb(np.uint64(x), np.uint64(m))) == want
+    assert int(pext_loop_nb(np.uint64(x), np.uint64(m))) == want

@@ -64,11 +64,13 @@ from .rules_nb import (
     is_point_nb,
     lowest_card_nb,
     mighty_of_nb,
+    pext_nb,
     popcount_nb,
     suit_mask_nb,
     trick_winner_nb,
 )
 
+_RANKS = np.uint64(0x1FFF)  # a suit's 13 cards, shifted down to bit 0
 MAX_PLIES = 64
 """Cards left to play, at most (a one-deck deal plays at most 53)."""
 TT_BITS = 20
@@ -153,23 +155,19 @@ def _key_nb(s: np.ndarray, h: np.ndarray, params: np.ndarray, canon: np.ndarray
             where |= p + 1
         if hunter >= 0 and has_nb(hand, hunter):
             where |= (p + 1) << 4
+    alive = np.uint64(0)
+    for p in range(n):
+        alive |= h[p]
     for suit in range(4):
-        sm = suit_mask_nb(suit)
-        alive = np.uint64(0)
+        # a card's relative rank is its place among the suit's cards in play of its
+        # kind (plain from 0, points from 8): the hand's bits gathered at the set bits of
+        # those cards
+        shift = np.uint64(suit * 13)
+        points = (alive & POINT_MASK) >> shift & _RANKS
+        plain = (alive & ~POINT_MASK) >> shift & _RANKS
         for p in range(n):
-            alive |= h[p] & sm
-        points = alive & POINT_MASK
-        plain = alive & ~POINT_MASK
-        for p in range(n):
-            x = h[p] & sm
-            while x:
-                b = x & (~x + np.uint64(1))  # the lowest card
-                x ^= b
-                if b & POINT_MASK:
-                    r = 8 + popcount_nb(points & (b - np.uint64(1)))
-                else:
-                    r = popcount_nb(plain & (b - np.uint64(1)))
-                canon[p] |= bit_nb(suit * 13 + r)
+            x = h[p] >> shift & _RANKS
+            canon[p] |= (pext_nb(x, plain) | pext_nb(x, points) << np.uint64(8)) << shift
     z = mix64_nb(z * GOLDEN + np.uint64(where))
     for p in range(n):
         z = mix64_nb(z * GOLDEN + canon[p])

@@ -28,8 +28,13 @@ from collections.abc import Callable
 from typing import Any, cast
 
 import numpy as np
+from llvmlite import binding as _llvm
+from llvmlite import ir as _ir
+from numba.core import cgutils as _cgutils
+from numba.core import types as _types
 from numba.cpython.unsafe.numbers import leading_zeros as _lzcnt
 from numba.cpython.unsafe.numbers import trailing_zeros as _tzcnt
+from numba.extending import intrinsic as _intrinsic
 
 from ..rules.cards import FIRST_POINT_RANK, JOKER_BIT, N_RANKS, PLANE_BITS
 from ..rules.profile import NO_TRUMP
@@ -82,6 +87,53 @@ __all__ = ["JOKER_BIT", "NO_TRUMP"]  # the kernels take them from here
 # stand for: their declared Python signature is the intrinsic's, not the call's
 leading_zeros: Callable[[np.uint64], int] = cast(Any, _lzcnt)
 trailing_zeros: Callable[[np.uint64], int] = cast(Any, _tzcnt)
+HAS_PEXT = bool(_llvm.get_host_cpu_features().get("bmi2", False))
+"""Whether this CPU has BMI2's PEXT (the kernels are compiled for the CPU they run on)."""
+
+
+@_intrinsic
+def _pext_intrinsic(typingctx: Any, x: Any, m: Any) -> Any:
+    """One PEXT instruction (only called when :data:`HAS_PEXT`)."""
+    sig = _types.uint64(_types.uint64, _types.uint64)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        i64 = _ir.IntType(64)
+        fn = _cgutils.get_or_insert_function(  # type: ignore[no-untyped-call]
+            builder.module, _ir.FunctionType(i64, [i64, i64]), "llvm.x86.bmi.pext.64")
+        return builder.call(fn, args)
+
+    return sig, codegen
+
+
+_pext: Callable[[np.uint64, np.uint64], np.uint64] = cast(Any, _pext_intrinsic)
+
+
+@njit(cache=True, inline="always")
+def pext_loop_nb(x: np.uint64, m: np.uint64) -> np.uint64:
+    """:func:`pext_nb` by a loop over ``m``'s bits (CPUs without BMI2)."""
+    out, bit = np.uint64(0), np.uint64(1)
+    while m:
+        low = m & (~m + np.uint64(1))
+        if x & low:
+            out |= bit
+        bit <<= np.uint64(1)
+        m ^= low
+    return out
+
+
+@njit(cache=True, inline="always")
+def pext_nb(x: np.uint64, m: np.uint64) -> np.uint64:
+    """The bits of ``x`` at the set bits of ``m``, packed from bit 0 up: one PEXT
+    instruction, or :func:`pext_loop_nb` on a CPU without it.
+
+    >>> int(pext_nb(np.uint64(0b101100), np.uint64(0b111000)))
+    5
+    """
+    if HAS_PEXT:
+        return _pext(x, m)
+    return pext_loop_nb(x, m)
+
+
 _ONE = np.uint64(1)
 _SUIT_BITS = np.uint64(0x1FFF)
 _HONORS = np.uint64(sum(0xF << (13 * s + 9) for s in range(4)))  # J Q K A of each suit
