@@ -138,3 +138,22 @@ def test_a_small_run_does_not_load_numba(compiled: Callable[..., Any], tmp_path:
     a = pq.read_table(tmp_path / "aot" / "deals").sort_by("deal_id")
     b = pq.read_table(tmp_path / "jit" / "deals").sort_by("deal_id")
     assert a.num_rows >= 300 and a.equals(b)
+
+
+def test_kernel_ready_says_whether_a_run_compiles_first(
+        compiled: Callable[..., Any], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """`simulate` tells the user when its first minute goes to compiling: neither the
+    compiled module nor a Numba cache entry of the JIT kernel is there."""
+    assert aot.kernel_ready()
+    monkeypatch.setenv(aot.ENV_SWITCH, "0")
+    monkeypatch.setattr(aot, "cache_dir", lambda: tmp_path)
+    aot.load.cache_clear()
+    try:
+        assert not aot.kernel_ready()
+        entry = tmp_path / "kernels_0" / "games_nb.play_games_nb-43.py311.nbi"
+        entry.parent.mkdir()
+        entry.write_bytes(b"")
+        assert aot.kernel_ready()
+    finally:
+        monkeypatch.undo()
+        aot.load.cache_clear()

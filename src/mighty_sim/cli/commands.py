@@ -295,6 +295,11 @@ def simulate(profile: str, deals: int, seed: int, workers: int, out: Path, playe
         else:  # files of at most 2**19 deals, all about the same size
             shard_games = balanced_shard_games(config.games, ledger, to_target)
         config = replace(config, shard_games=shard_games)
+    from ..engine.aot import kernel_ready
+
+    if not kernel_ready():  # else the bar would stand at 0 for a minute
+        click.echo("compiling the kernels for this machine: once, about a minute "
+                   "(`mighty-sim compile` builds them ahead of time)", err=True)
     try:
         with _progress("simulate" if not to_target else "simulate (games)",
                        config.games * config.units_per_game) as advance:

@@ -156,6 +156,15 @@ def build(folder: Path | None = None) -> Path:
     return target
 
 
+def kernel_ready() -> bool:
+    """Whether the batch kernel starts without compiling: the compiled module is there,
+    or Numba's compile cache holds the JIT kernel. Else the first run compiles it (about a
+    minute on a fresh checkout; ``mighty-sim compile`` builds the module instead)."""
+    if load() is not None:
+        return True
+    return any(cache_dir().glob("*/games_nb.play_games_nb-*.nbi"))
+
+
 def games_kernel() -> Any:
     """The batch kernel to call: the compiled module's when there is one, else the JIT
     dispatcher (which loads Numba)."""
