@@ -240,7 +240,8 @@ def _aot_against_jit(profile: RuleProfile, compiled: Any) -> dict[str, float]:
             engine.games_kernel = original
 
     a, b = run(compiled, 2000)[1], run(play_games_nb, 2000)[1]
-    assert all(np.array_equal(getattr(a, k), getattr(b, k)) for k in ("ri", "ru", "rf", "rh"))
+    assert all(np.array_equal(getattr(a, k), getattr(b, k))
+               for k in ("rg", "ri", "ru", "rf", "rw", "rh"))
     ratios, rates = [], []
     for _ in range(6):
         t_aot = run(compiled, 60_000)[0]

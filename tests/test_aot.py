@@ -67,7 +67,7 @@ def test_compiled_kernel_writes_the_jit_kernels_rows(
         a = _batches(play_games_nb, monkeypatch, profile_name, **kw)
         b = _batches(compiled, monkeypatch, profile_name, **kw)
         assert a.games == b.games == kw["games"]
-        for name in ("ri", "ru", "rf", "rw", "rh", "ti"):
+        for name in ("rg", "ri", "ru", "rf", "rw", "rh", "ti"):
             x, y = getattr(a, name), getattr(b, name)
             assert x.shape == y.shape and np.array_equal(x, y), (kw, name)
         assert len(a.ri) >= kw["games"]
@@ -146,9 +146,13 @@ def test_kernel_ready_says_whether_a_run_compiles_first(
     compiled module nor a Numba cache entry of the JIT kernel is there."""
     assert aot.kernel_ready()
     monkeypatch.setenv(aot.ENV_SWITCH, "0")
-    monkeypatch.setattr(aot, "cache_dir", lambda: tmp_path)
     aot.load.cache_clear()
     try:
+        # the JIT kernel, once run, is found by the name Numba gives its cache entry
+        play_batch(load_profile("standard"), seed=1, game_start=0, games=2,
+                   players=parse_players("random", 5))
+        assert aot.kernel_ready()
+        monkeypatch.setattr(aot, "cache_dir", lambda: tmp_path)
         assert not aot.kernel_ready()
         entry = tmp_path / "kernels_0" / "games_nb.play_games_nb-43.py311.nbi"
         entry.parent.mkdir()

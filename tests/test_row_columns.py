@@ -30,10 +30,9 @@ from mighty_sim.kernels.layout import (
     U_BLIND,
     U_DISCARDS,
 )
-from mighty_sim.rules.profile import load_profile
+from mighty_sim.rules.profile import TRUMPS, load_profile
 
 NAMES = {getattr(layout, k): k for k in dir(layout) if k.startswith("R_")}
-STRAINS = 5
 
 
 def _batch(name: str) -> tuple[Batch, int, int]:
@@ -62,11 +61,11 @@ def _sources(players: int, two_decks: bool) -> list[tuple[str, int, str]]:
 def _changed(value: int | float, array: str, column: int) -> int | float:
     """Another value a column may hold."""
     if array == "ri" and column in (R_TRUMP, R_AUCTION_TRUMP):
-        return (int(value) + 1) % STRAINS
+        return (int(value) + 1) % len(TRUMPS)
     if array == "ri" and column == R_LEAD_REQUEST:
         return 0 if value < 0 else -1
     if array == "ru":
-        return int(value) ^ 1 if int(value) & 1 else int(value) | 1
+        return int(value) ^ 1  # the 2 of spades in or out
     return value + 1 if value <= 0 else value - 1
 
 

@@ -28,7 +28,8 @@ def odds_nb(
 ) -> None:
     """Play ``samples`` deals of the known hand declaring ``trump`` into rows 0..samples-1.
 
-    ``blind_known`` is 0 when the blind is unseen. Row layout as in :mod:`.layout`.
+    ``blind_known`` is 0 when the blind is unseen. The columns of :mod:`.layout`, here in
+    row-major arrays and ``ri`` as int64: each strain's slice of the caller's arrays.
     """
     known = hand | blind_known
     rest = np.empty(deck_cards.shape[0], np.int64)
