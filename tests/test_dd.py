@@ -6,6 +6,7 @@ value is worked out by hand."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +21,7 @@ from mighty_sim.kernels.dd_nb import (
     USE_TABLE,
     dd_reaches_nb,
     dd_search_nb,
+    dd_target_nb,
     dd_value_nb,
     dd_window_nb,
     minimax_nb,
@@ -53,6 +55,9 @@ def _check_endings(name: str, seeds: range, tricks: tuple[int, ...]) -> int:
         nodes_ab, nodes_all = np.zeros(1, np.int64), np.zeros(1, np.int64)
         value = dd_value_nb(s.copy(), h.copy(), tr.copy(), params, nodes_ab)
         assert value == minimax_nb(s.copy(), h.copy(), tr.copy(), params, nodes_all), seed
+        guess = seed % 22  # any count, one out of the range now and then
+        assert dd_target_nb(s.copy(), h.copy(), tr.copy(), params, np.zeros(1, np.int64),
+                            guess, -1, 1 << 30) == value, (seed, guess)
         assert 0 <= value
         assert nodes_ab[0] <= nodes_all[0]
         searched += 1
@@ -90,6 +95,33 @@ def test_a_window_gives_the_value_inside_it_and_a_bound_outside(name: str) -> No
                                  np.zeros(1, np.int64), target) == (value >= target)
         checked += 1
     assert checked >= 40
+
+
+def _target(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray, guess: int,
+            lo: int, hi: int) -> int:
+    return int(dd_target_nb(s.copy(), h.copy(), tr.copy(), params, np.zeros(1, np.int64),
+                            guess, lo, hi))
+
+
+@pytest.mark.parametrize("name", ONE_DECK, ids=lambda n: Path(n).stem)
+def test_the_target_searches_find_the_value_from_any_guess_and_known_bounds(name: str) -> None:
+    """The value by null-window searches alone, from every guess around it (and far off)
+    and with the bounds a caller knows (the value at least, or at most, a count)."""
+    checked = 0
+    for seed in range(40):
+        s, h, tr, params = _ending(name, seed, 2 + seed % 3)
+        if side_of_nb(s) < 0:
+            continue
+        value = dd_value_nb(s.copy(), h.copy(), tr.copy(), params, np.zeros(1, np.int64))
+        target = partial(_target, s, h, tr, params)
+        for guess in (*range(value - 3, value + 4), -50, 50):
+            assert target(guess, -1, 1 << 30) == value, (seed, guess)
+        for known in range(value - 2, value + 1):
+            assert target(known + 1, known, 1 << 30) == value, (seed, known)
+        for known in range(value, value + 3):
+            assert target(known - 1, -1, known) == value, (seed, known)
+        checked += 1
+    assert checked >= 25
 
 
 @pytest.mark.slow

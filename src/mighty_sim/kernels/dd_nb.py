@@ -15,6 +15,7 @@ at a trick's start (keyed on every hand in relative ranks, the leader and the tr
 storing bounds on what the side takes from there on), moves ordered by what they do to
 the trick (:func:`_order_nb`); :func:`dd_reaches_nb` the same search asking only
 whether the side reaches a target (a contract makes), which prunes far more;
+:func:`dd_target_nb` the value by such searches alone, from a guess;
 :func:`minimax_nb` the same game searched exhaustively without any pruning or table, the
 yardstick the search is tested against.
 """
@@ -403,13 +404,11 @@ def dd_search_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarra
 
 
 @njit(cache=True)
-def dd_window_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
-                 nodes: np.ndarray, uses: int, lo: int, hi: int) -> int:
-    """The search within the window ``lo`` < value < ``hi``: the value when it lies in
-    the window, else a bound on it on the side it falls (at most ``lo``, at least
-    ``hi``); -1 before a first-trick friend is known."""
-    if side_of_nb(s) < 0:
-        return -1
+def _work_nb(s: np.ndarray, h: np.ndarray, uses: int
+             ) -> tuple[np.ndarray, np.ndarray, int, np.ndarray, np.ndarray, np.ndarray,
+                        np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The arrays of a search from a position (:func:`_solve_nb`): the table, empty, and
+    its size in bits; then the work space of the plies."""
     left = 0
     for p in range(s[S_N]):
         left += popcount_nb(h[p])
@@ -417,12 +416,54 @@ def dd_window_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarra
     tt_key = np.zeros(1 << bits, np.uint64)
     tt_bounds = np.zeros((tt_key.shape[0], 2), np.int64)
     top = MAX_PLIES + 1
-    return _solve_nb(s, h, tr, params, uses, nodes, tt_key, tt_bounds, bits,
-                     np.zeros((top, N_S), np.int64), np.zeros((top, N_H), np.uint64),
-                     np.zeros((top, MAX_PLAYERS), np.int64),
-                     np.zeros((5, top, MAX_MOVES), np.int64), np.zeros((12, top), np.int64),
-                     np.zeros(top, np.uint64), np.zeros(MAX_PLAYERS, np.uint64),
-                     np.zeros((1, N_T), np.int64), lo, hi)
+    return (tt_key, tt_bounds, bits, np.zeros((top, N_S), np.int64),
+            np.zeros((top, N_H), np.uint64), np.zeros((top, MAX_PLAYERS), np.int64),
+            np.zeros((5, top, MAX_MOVES), np.int64), np.zeros((12, top), np.int64),
+            np.zeros(top, np.uint64), np.zeros(MAX_PLAYERS, np.uint64),
+            np.zeros((1, N_T), np.int64))
+
+
+@njit(cache=True)
+def dd_window_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
+                 nodes: np.ndarray, uses: int, lo: int, hi: int) -> int:
+    """The search within the window ``lo`` < value < ``hi``: the value when it lies in
+    the window, else a bound on it on the side it falls (at most ``lo``, at least
+    ``hi``); -1 before a first-trick friend is known."""
+    if side_of_nb(s) < 0:
+        return -1
+    tt_key, tt_bounds, bits, ss, hs, ts, moves, frame, keys, canon, ti = _work_nb(s, h, uses)
+    return _solve_nb(s, h, tr, params, uses, nodes, tt_key, tt_bounds, bits, ss, hs, ts,
+                     moves, frame, keys, canon, ti, lo, hi)
+
+
+@njit(cache=True)
+def dd_target_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
+                 nodes: np.ndarray, guess: int, lo: int, hi: int) -> int:
+    """:func:`dd_value_nb` known to lie in [``lo``, ``hi``], found by null-window
+    searches alone ("does the side reach at least T?"), one table kept from each search
+    to the next (the bounds it holds hold for any window): T first the ``guess``, then
+    the bound each search returns, until the least and the most the side can end with
+    meet. A good guess (what the players took) saves searches: on `standard` deals
+    played by heuristic players, 1.2 times fewer positions than one search with the
+    widest window from trick 5, 1.3 from trick 3. -1 before a first-trick friend is
+    known."""
+    side = side_of_nb(s)
+    if side < 0:
+        return -1
+    tt_key, tt_bounds, bits, ss, hs, ts, moves, frame, keys, canon, ti = _work_nb(
+        s, h, USE_ALL)
+    lower, upper = _range_nb(s, h, tr, params, side)  # the value lies in [lower, upper]
+    lower, upper = max(lower, lo), min(upper, hi)
+    g = guess
+    while lower < upper:
+        target = min(max(g, lower + 1), upper)
+        g = _solve_nb(s, h, tr, params, USE_ALL, nodes, tt_key, tt_bounds, bits, ss, hs,
+                      ts, moves, frame, keys, canon, ti, target - 1, target)
+        if g < target:  # at most g
+            upper = g
+        else:  # at least g
+            lower = g
+    return lower
 
 
 @njit(cache=True)

@@ -1,7 +1,7 @@
 """Double-dummy par of recorded deals: each played deal of a batch taken up at the start
 of a given trick (its earlier tricks replayed as recorded) and solved by
-:func:`.dd_nb.dd_value_nb`; the rest of its recorded play replayed after, to check that
-the recorded deal is what was rebuilt.
+:func:`.dd_nb.dd_target_nb`, what the players took the first guess; the rest of its
+recorded play replayed after, to check that the recorded deal is what was rebuilt.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import njit
-from .dd_nb import dd_value_nb
+from .dd_nb import dd_target_nb
 from .layout import (
     MAX_PLAYERS,
     OUTCOME_PLAYED,
@@ -33,7 +33,7 @@ from .layout import (
     U_BLIND,
     U_DISCARDS,
 )
-from .params import MODE_FIRST_TRICK, P_PLAYERS, P_TOTAL_POINTS
+from .params import BID_TRICKS, MODE_FIRST_TRICK, P_BID_UNIT, P_PLAYERS, P_TOTAL_POINTS
 from .play_nb import (
     N_H,
     N_S,
@@ -136,7 +136,10 @@ def par_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarray,
             continue
         nodes[0] = 0
         out[r, PAR_FROM] = s[S_TRICK_NO]
-        out[r, PAR_VALUE] = dd_value_nb(s.copy(), h.copy(), tr.copy(), params, nodes)
+        # what the players took: the guess the search starts from
+        took = ri[r, R_TRICKS] if params[P_BID_UNIT] == BID_TRICKS else ri[r, R_POINTS]
+        out[r, PAR_VALUE] = dd_target_nb(s.copy(), h.copy(), tr.copy(), params, nodes,
+                                         int(took), -1, 1 << 30)
         out[r, PAR_NODES] = nodes[0]
         while ok and t < ti.shape[0] and ti[t, T_ROW] == r:
             ok = _replay_trick_nb(s, h, tr, ti, t, params, scratch)
