@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from mighty_sim.kernels.dd_nb import (
+    TT_BITS,
     USE_ALL,
     USE_BOUNDS,
     USE_EQUALS,
@@ -22,14 +23,24 @@ from mighty_sim.kernels.dd_nb import (
     dd_reaches_nb,
     dd_search_nb,
     dd_target_nb,
+    dd_target_work_nb,
     dd_value_nb,
     dd_window_nb,
     minimax_nb,
     side_of_nb,
+    work_nb,
 )
 from mighty_sim.kernels.layout import MAX_PLAYERS
 from mighty_sim.kernels.params import MODE_CALLED, P_HAND_SIZE, compile_profile
-from mighty_sim.kernels.play_nb import N_H, N_S, S_TRICK_NO, start_play_nb
+from mighty_sim.kernels.play_nb import (
+    N_H,
+    N_S,
+    S_DECLARER,
+    S_FRIEND,
+    S_N,
+    S_TRICK_NO,
+    start_play_nb,
+)
 from mighty_sim.rules.cards import parse_cards
 from mighty_sim.rules.profile import BUILTIN_PROFILES, TRUMPS, load_profile
 from mighty_sim.verify.dd_reference import reference_value
@@ -122,6 +133,35 @@ def test_the_target_searches_find_the_value_from_any_guess_and_known_bounds(name
             assert target(known - 1, -1, known) == value, (seed, known)
         checked += 1
     assert checked >= 25
+
+
+def test_one_table_kept_across_solves_gives_each_its_value() -> None:
+    """Endings solved one after another in the same arrays, the table never cleared
+    (as ``par`` solves a dataset's deals), each under its own number: the values of
+    fresh searches. Each ending twice: as dealt, then with the next seat declaring
+    alone, the same hands (the same table keys) and another side to count for."""
+    work = work_nb(TT_BITS)
+    solve, differ = 0, 0
+    for name in ONE_DECK[:3]:
+        for seed in range(30):
+            s, h, tr, params = _ending(name, seed, 1 + seed % 4)
+            if side_of_nb(s) < 0:
+                continue
+            other = s.copy()
+            other[S_DECLARER] = (s[S_DECLARER] + 1) % s[S_N]
+            other[S_FRIEND] = -1
+            values = []
+            for state in (s, other):
+                value = dd_value_nb(state.copy(), h.copy(), tr.copy(), params,
+                                    np.zeros(1, np.int64))
+                solve += 1
+                got = dd_target_work_nb(state.copy(), h.copy(), tr.copy(), params,
+                                        np.zeros(1, np.int64), seed % 21, -1, 1 << 30,
+                                        work, solve)
+                assert got == value, (name, seed, solve)
+                values.append(value)
+            differ += values[0] != values[1]
+    assert solve >= 100 and differ >= 20
 
 
 @pytest.mark.slow

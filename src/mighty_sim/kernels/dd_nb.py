@@ -272,9 +272,11 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
               uses: int, nodes: np.ndarray, tt_key: np.ndarray, tt_bounds: np.ndarray,
               bits: int, ss: np.ndarray, hs: np.ndarray, ts: np.ndarray, moves: np.ndarray,
               frame: np.ndarray, keys: np.ndarray, canon: np.ndarray, ti: np.ndarray,
-              lo: int, hi: int) -> int:
+              lo: int, hi: int, salt: np.uint64) -> int:
     """The side's final count from a position: fail-soft alpha-beta with the parts of
-    the search ``uses`` names, every line with none. Iterative, one frame a ply
+    the search ``uses`` names, every line with none. The table's keys are the positions'
+    (:func:`_key_nb`) xor ``salt`` (even): a table that held another position's search
+    is used as it is under another salt, its entries never matching. Iterative, one frame a ply
     (``ss``/``hs``/``ts`` the positions of the line searched, ``moves`` each ply's
     moves and their order, ``frame`` each ply's window, progress and bounds): Numba's cache does
     not reload recursive functions. Positions at a trick's start keep in the table the
@@ -327,7 +329,7 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
                 slot[d] = -1
                 if uses & USE_TABLE and s[S_K] == 0:
                     now[d] = _taken_nb(s, params, side)
-                    keys[d] = _key_nb(s, h, params, canon)
+                    keys[d] = _key_nb(s, h, params, canon) ^ salt
                     k = np.int64(keys[d] >> np.uint64(64 - bits))
                     slot[d] = k
                     if tt_key[k] == keys[d]:
@@ -404,19 +406,26 @@ def dd_search_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarra
 
 
 @njit(cache=True)
-def _work_nb(s: np.ndarray, h: np.ndarray, uses: int
-             ) -> tuple[np.ndarray, np.ndarray, int, np.ndarray, np.ndarray, np.ndarray,
-                        np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The arrays of a search from a position (:func:`_solve_nb`): the table, empty, and
-    its size in bits; then the work space of the plies."""
+def table_bits_nb(s: np.ndarray, h: np.ndarray) -> int:
+    """The table's size in bits for a search from a position: smaller for fewer cards
+    left (clearing the table is most of a short ending's time)."""
     left = 0
     for p in range(s[S_N]):
         left += popcount_nb(h[p])
-    bits = min(TT_BITS, 8 + left // 2) if uses & USE_TABLE else 0
+    return min(TT_BITS, 8 + left // 2)
+
+
+@njit(cache=True)
+def work_nb(bits: int
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                       np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The arrays of a search (:func:`_solve_nb`): an empty table of 2**``bits``
+    entries, then the work space of the plies; a caller solving many positions keeps
+    them (:func:`dd_target_work_nb`)."""
     tt_key = np.zeros(1 << bits, np.uint64)
     tt_bounds = np.zeros((tt_key.shape[0], 2), np.int64)
     top = MAX_PLIES + 1
-    return (tt_key, tt_bounds, bits, np.zeros((top, N_S), np.int64),
+    return (tt_key, tt_bounds, np.zeros((top, N_S), np.int64),
             np.zeros((top, N_H), np.uint64), np.zeros((top, MAX_PLAYERS), np.int64),
             np.zeros((5, top, MAX_MOVES), np.int64), np.zeros((12, top), np.int64),
             np.zeros(top, np.uint64), np.zeros(MAX_PLAYERS, np.uint64),
@@ -431,9 +440,10 @@ def dd_window_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarra
     ``hi``); -1 before a first-trick friend is known."""
     if side_of_nb(s) < 0:
         return -1
-    tt_key, tt_bounds, bits, ss, hs, ts, moves, frame, keys, canon, ti = _work_nb(s, h, uses)
+    bits = table_bits_nb(s, h) if uses & USE_TABLE else 0
+    tt_key, tt_bounds, ss, hs, ts, moves, frame, keys, canon, ti = work_nb(bits)
     return _solve_nb(s, h, tr, params, uses, nodes, tt_key, tt_bounds, bits, ss, hs, ts,
-                     moves, frame, keys, canon, ti, lo, hi)
+                     moves, frame, keys, canon, ti, lo, hi, np.uint64(0))
 
 
 @njit(cache=True)
@@ -447,18 +457,33 @@ def dd_target_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarra
     played by heuristic players, 1.2 times fewer positions than one search with the
     widest window from trick 5, 1.3 from trick 3. -1 before a first-trick friend is
     known."""
+    return dd_target_work_nb(s, h, tr, params, nodes, guess, lo, hi,
+                             work_nb(table_bits_nb(s, h)), 0)
+
+
+@njit(cache=True)
+def dd_target_work_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
+                      nodes: np.ndarray, guess: int, lo: int, hi: int,
+                      work: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                  np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                  np.ndarray, np.ndarray], solve: int) -> int:
+    """:func:`dd_target_nb` in the arrays ``work`` (:func:`work_nb`, a table of at
+    least ``table_bits_nb`` bits) as they are, ``solve`` numbering the search: a caller
+    solving many positions gives each its own number and keeps the arrays, which a
+    solve need not clear (a position's table was 1 to 5 ms of clearing fresh memory)."""
     side = side_of_nb(s)
     if side < 0:
         return -1
-    tt_key, tt_bounds, bits, ss, hs, ts, moves, frame, keys, canon, ti = _work_nb(
-        s, h, USE_ALL)
+    tt_key, tt_bounds, ss, hs, ts, moves, frame, keys, canon, ti = work
+    bits = table_bits_nb(s, h)
+    salt = mix64_nb(np.uint64(solve) * GOLDEN) & ~np.uint64(1)
     lower, upper = _range_nb(s, h, tr, params, side)  # the value lies in [lower, upper]
     lower, upper = max(lower, lo), min(upper, hi)
     g = guess
     while lower < upper:
         target = min(max(g, lower + 1), upper)
         g = _solve_nb(s, h, tr, params, USE_ALL, nodes, tt_key, tt_bounds, bits, ss, hs,
-                      ts, moves, frame, keys, canon, ti, target - 1, target)
+                      ts, moves, frame, keys, canon, ti, target - 1, target, salt)
         if g < target:  # at most g
             upper = g
         else:  # at least g

@@ -1,7 +1,8 @@
 """Double-dummy par of recorded deals: each played deal of a batch taken up at the start
 of a given trick (its earlier tricks replayed as recorded) and solved by
-:func:`.dd_nb.dd_target_nb`, what the players took the first guess; the rest of its
-recorded play replayed after, to check that the recorded deal is what was rebuilt.
+:func:`.dd_nb.dd_target_work_nb` (what the players took the first guess, one table for
+all the deals); the rest of its recorded play replayed after, to check that the
+recorded deal is what was rebuilt.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import njit
-from .dd_nb import dd_target_nb
+from .dd_nb import TT_BITS, dd_target_work_nb, work_nb
 from .layout import (
     MAX_PLAYERS,
     OUTCOME_PLAYED,
@@ -125,6 +126,7 @@ def par_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarray,
     tr = np.zeros(MAX_PLAYERS, np.int64)
     scratch = np.zeros((1, ti.shape[1]), np.int64)
     nodes = np.zeros(1, np.int64)
+    work = work_nb(TT_BITS)  # one table for every solve, never cleared
     for r in range(ri.shape[0]):
         out[r, :] = -1
         if ri[r, R_OUTCOME] != OUTCOME_PLAYED:
@@ -138,8 +140,8 @@ def par_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarray,
         out[r, PAR_FROM] = s[S_TRICK_NO]
         # what the players took: the guess the search starts from
         took = ri[r, R_TRICKS] if params[P_BID_UNIT] == BID_TRICKS else ri[r, R_POINTS]
-        out[r, PAR_VALUE] = dd_target_nb(s.copy(), h.copy(), tr.copy(), params, nodes,
-                                         int(took), -1, 1 << 30)
+        out[r, PAR_VALUE] = dd_target_work_nb(s.copy(), h.copy(), tr.copy(), params, nodes,
+                                              int(took), -1, 1 << 30, work, r + 1)
         out[r, PAR_NODES] = nodes[0]
         while ok and t < ti.shape[0] and ti[t, T_ROW] == r:
             ok = _replay_trick_nb(s, h, tr, ti, t, params, scratch)
