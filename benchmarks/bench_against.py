@@ -15,12 +15,14 @@ every built-in profile with random, heuristic and (one deck) PIMC players.
     .venv/bin/python benchmarks/bench_against.py HEAD~1 [--profile standard]
         [--players heuristic,random] [--games 30000] [--rounds 12] [--check-all]
         [--simulate DEALS [--workers 2]] [--writer GAMES] [--odds SAMPLES]
+        [--par TRICK [--par-games 300]]
 
 ``--simulate`` also times whole runs of ``simulate`` (play and Parquet), old and new
 alternating, wall time; ``--writer`` the ``deals`` table and its Parquet file of both
 (CPU time a played deal, bytes a played deal, and whether the files read back hold the
 same values, dictionary columns decoded); ``--odds`` the ``odds`` of one hand (wall
-time, tables compared).
+time, tables compared); ``--par`` the double-dummy par of recorded heuristic deals from
+a trick's start as ``mighty-sim par`` solves them (CPU time, pars compared).
 
 The exported copy and its compiled kernels are kept in ``out/bench-against/<commit>``,
 so a second comparison with the same revision does not compile it again. The figures are
@@ -100,6 +102,13 @@ class Engine:
         self.parquet_writer = find(("dataset.writer", "writer"), "parquet_writer")
         self.hand_odds = find(("analysis.odds",), "hand_odds")
         self.parse_cards = find(("rules.cards",), "parse_cards")
+        try:  # the double-dummy par, in revisions that have it
+            self.par_nb = find(("kernels.par_nb",), "par_nb")
+            self.n_par = find(("kernels.par_nb",), "N_PAR")
+            self.par_value = find(("kernels.par_nb",), "PAR_VALUE")
+            self.compile_profile = find(("kernels.params",), "compile_profile")
+        except ImportError:
+            self.par_nb = None
 
 
 ROW_ARRAYS = ("ru", "rf", "rw", "rh", "ti")
@@ -288,6 +297,46 @@ def compare_odds(new: Any, old: Any, profile: str, samples: int, rounds: int
     return {"old_s": old_s, "new_s": new_s, "tables_identical": same}
 
 
+def compare_par(new: Any, old: Any, profile: str, from_trick: int, games: int, rounds: int
+                ) -> dict[str, object]:
+    """``par_nb`` (the solves of ``mighty-sim par``) in both versions, alternating, each
+    on its own recording of the same ``games`` heuristic games (the row layouts differ
+    between versions) from trick ``from_trick``: CPU time old/new a round, and whether
+    the pars agree."""
+    if old.par_nb is None:
+        raise SystemExit("--par: the revision has no double-dummy par")
+    work = {}
+    for name, engine in (("old", old), ("new", new)):
+        p = engine.load_profile(profile)
+        players = engine.parse_players("heuristic", p.players)
+        params = engine.compile_profile(p)
+        batch = engine.play_batch(p, seed=3, game_start=0, games=games, players=players,
+                                  record_tricks=True)
+        small = engine.play_batch(p, seed=4, game_start=0, games=3, players=players,
+                                  record_tricks=True)
+        out = np.zeros((small.rows, engine.n_par), np.int64)
+        engine.par_nb(small.ri, small.ru, small.ti, params, from_trick, out)  # compiled
+        work[name] = (engine, batch, params)
+    ratios, values = [], {}
+    for r in range(rounds):
+        seconds = {}
+        for name in (("old", "new") if r % 2 == 0 else ("new", "old")):
+            engine, batch, params = work[name]
+            out = np.zeros((batch.rows, engine.n_par), np.int64)
+            t = time.process_time()
+            engine.par_nb(batch.ri, batch.ru, batch.ti, params, from_trick, out)
+            seconds[name] = time.process_time() - t
+            values[name] = out[:, engine.par_value]
+        ratios.append(seconds["old"] / seconds["new"])
+    ratios.sort()
+    same = bool(np.array_equal(values["old"], values["new"]))
+    print(f"  par from trick {from_trick}, {games:,} games: old/new time "
+          f"{' '.join(f'{v:.2f}' for v in ratios)}; median {median(ratios):.2f}; pars "
+          f"identical: {'yes' if same else 'NO'} (this round: {seconds['new']:.2f} s new)")
+    return {"from_trick": from_trick, "games": games, "old_over_new": ratios,
+            "median": median(ratios), "pars_identical": same}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("rev", help="git revision to compare the working tree with")
@@ -303,6 +352,10 @@ def main() -> None:
                     help="also time `odds` of one hand with SAMPLES deals a strain")
     ap.add_argument("--writer", type=int, default=0, metavar="GAMES",
                     help="also time the writer (deals table + Parquet) on GAMES games")
+    ap.add_argument("--par", type=int, default=0, metavar="TRICK",
+                    help="also time the double-dummy par of --par-games heuristic games "
+                         "from the start of TRICK")
+    ap.add_argument("--par-games", type=int, default=300)
     ap.add_argument("--check-all", action="store_true",
                     help="first compare the rows of every built-in profile and player type")
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results/against.json"))
@@ -321,7 +374,7 @@ def main() -> None:
                                  "games_per_round": args.games}
     if args.check_all:
         result["all_rows_identical"] = check_all(new_engine, old_engine)
-    for players in args.players.split(","):
+    for players in filter(None, args.players.split(",")):  # --players "": none
         same = same_rows(new_engine, old_engine, args.profile, players, 2000)
         ratios = []
         for r in range(args.rounds):
@@ -338,6 +391,9 @@ def main() -> None:
     if args.odds:
         result["odds"] = compare_odds(new_engine, old_engine, args.profile, args.odds,
                                       args.rounds)
+    if args.par:
+        result["par"] = compare_par(new_engine, old_engine, args.profile, args.par,
+                                    args.par_games, args.rounds)
     if args.writer:
         result["writer"] = compare_writers(new_engine, old_engine, args.profile, args.writer,
                                            args.rounds)

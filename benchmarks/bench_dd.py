@@ -6,8 +6,9 @@ solved once from a cold table, one thread, compiled code; per N the median and 9
 percentile (the maximum with fewer than 100 positions) of the wall time a solve and the
 median positions searched. With ``--played D``, the same figures for D deals played by
 heuristic players (the contracts and hands of real auctions and exchanges), each taken
-up at the start of trick T (``--from``, the tricks before replayed as played), as
-``mighty-sim par`` solves them; with ``--question makes`` (or ``both``) the time to
+up at the start of trick T (``--from``, the tricks before replayed as played), solved
+as ``mighty-sim par`` solves them (null-window searches from what the players took, one
+table for all the deals); with ``--question makes`` (or ``both``) the time to
 answer whether the contract makes (the null-window search of ``par --hand``). With
 ``--parts N``, what each part of the search buys: positions and time on the same
 endings of N tricks with the whole search, with each part left out, and with alpha-beta
@@ -33,6 +34,7 @@ from numba import config as numba_config
 from mighty_sim.engine.batch import play_batch
 from mighty_sim.engine.players import parse_players
 from mighty_sim.kernels.dd_nb import (
+    TT_BITS,
     USE_ALL,
     USE_BOUNDS,
     USE_EQUALS,
@@ -41,26 +43,42 @@ from mighty_sim.kernels.dd_nb import (
     USE_TABLE,
     dd_reaches_nb,
     dd_search_nb,
+    dd_target_work_nb,
     dd_value_nb,
     minimax_nb,
     side_of_nb,
+    work_nb,
 )
-from mighty_sim.kernels.layout import MAX_PLAYERS, OUTCOME_PLAYED, R_BID, R_OUTCOME
+from mighty_sim.kernels.layout import (
+    MAX_PLAYERS,
+    OUTCOME_PLAYED,
+    R_BID,
+    R_OUTCOME,
+    R_POINTS,
+    R_TRICKS,
+)
 from mighty_sim.kernels.par_nb import first_tricks_nb, recorded_position_nb
 from mighty_sim.kernels.params import compile_profile
 from mighty_sim.kernels.play_nb import N_H, N_S
 from mighty_sim.rules.profile import RuleProfile, load_profile
 from mighty_sim.verify.positions import random_ending
 
+Work = tuple[np.ndarray, ...]  # the search's arrays (dd_nb.work_nb)
+
 
 def _timed(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
-           seconds: list[float], searched: list[int], target: int = -1) -> None:
-    """Solve once (the par, or with a ``target`` whether the side reaches it), adding
-    the wall time and the positions searched to the lists."""
+           seconds: list[float], searched: list[int], target: int = -1,
+           par: tuple[int, Work, int] | None = None) -> None:
+    """Solve once, adding the wall time and the positions searched to the lists: the
+    par by one search from a cold table; with a ``target`` whether the side reaches it;
+    with ``par`` (guess, work arrays, solve number) the par as ``par_nb`` finds it."""
     nodes = np.zeros(1, np.int64)
     t = time.perf_counter()
     if target >= 0:
         dd_reaches_nb(s, h, tr, params, nodes, target)
+    elif par is not None:
+        guess, work, solve = par
+        dd_target_work_nb(s, h, tr, params, nodes, guess, -1, 1 << 30, work, solve)
     else:
         dd_value_nb(s, h, tr, params, nodes)
     seconds.append(time.perf_counter() - t)
@@ -84,17 +102,22 @@ def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[i
     rows = np.flatnonzero(batch.ri[:, R_OUTCOME] == OUTCOME_PLAYED)[:deals]
     first = first_tricks_nb(batch.rows, batch.ti)
     s, h, tr = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
+    work = work_nb(TT_BITS)
     figures: dict[str, float] = {}
     for start in starts:
         for question in ("par", "makes"):
             if what not in (question, "both"):
                 continue
             seconds, searched = [], []
-            for r in rows:
+            for solve, r in enumerate(rows, 1):
                 recorded_position_nb(batch.ri, batch.ru, batch.ti, r, first[r], params,
                                      start, s, h, tr)
-                target = int(batch.ri[r, R_BID]) if question == "makes" else -1
-                _timed(s, h, tr, params, seconds, searched, target)
+                if question == "makes":
+                    _timed(s, h, tr, params, seconds, searched, int(batch.ri[r, R_BID]))
+                else:  # from what the players took, one table for all (par_nb)
+                    took = int(batch.ri[r, R_TRICKS if profile.bid_unit == "tricks"
+                                        else R_POINTS])
+                    _timed(s, h, tr, params, seconds, searched, par=(took, work, solve))
             name = f"played_from_trick_{start}" + ("_makes" if question == "makes" else "")
             figures.update(_summary(seconds, searched, name))
     return figures
