@@ -81,16 +81,31 @@ def test_the_search_finds_the_exhaustive_value(name: str) -> None:
     assert _check_endings(name, range(120, 140), (4,)) >= 15
 
 
+def _target(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray, guess: int,
+            lo: int, hi: int) -> int:
+    return int(dd_target_nb(s.copy(), h.copy(), tr.copy(), params, np.zeros(1, np.int64),
+                            guess, lo, hi))
+
+
 @pytest.mark.parametrize("name", ONE_DECK, ids=lambda n: Path(n).stem)
 def test_a_window_gives_the_value_inside_it_and_a_bound_outside(name: str) -> None:
-    """Every window around, below and above the value, and every target of the
-    contract question, on endings of 2-4 tricks."""
+    """Every window around, below and above the value, every target of the contract
+    question, and the value by null-window searches alone (``dd_target_nb``) from every
+    guess around it and far off and with the bounds a caller knows (the value at least,
+    or at most, a count), on endings of 2-4 tricks."""
     checked = 0
     for seed in range(60):
         s, h, tr, params = _ending(name, seed, 2 + seed % 3)
         if side_of_nb(s) < 0:
             continue
         value = dd_value_nb(s.copy(), h.copy(), tr.copy(), params, np.zeros(1, np.int64))
+        by_targets = partial(_target, s, h, tr, params)
+        for guess in (*range(value - 3, value + 4), -50, 50):
+            assert by_targets(guess, -1, 1 << 30) == value, (seed, guess)
+        for known in range(value - 2, value + 1):
+            assert by_targets(known + 1, known, 1 << 30) == value, (seed, known)
+        for known in range(value, value + 3):
+            assert by_targets(known - 1, -1, known) == value, (seed, known)
         for lo in range(value - 3, value + 3):
             for hi in (lo + 1, lo + 3):
                 got = dd_window_nb(s.copy(), h.copy(), tr.copy(), params,
@@ -106,33 +121,6 @@ def test_a_window_gives_the_value_inside_it_and_a_bound_outside(name: str) -> No
                                  np.zeros(1, np.int64), target) == (value >= target)
         checked += 1
     assert checked >= 40
-
-
-def _target(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray, guess: int,
-            lo: int, hi: int) -> int:
-    return int(dd_target_nb(s.copy(), h.copy(), tr.copy(), params, np.zeros(1, np.int64),
-                            guess, lo, hi))
-
-
-@pytest.mark.parametrize("name", ONE_DECK, ids=lambda n: Path(n).stem)
-def test_the_target_searches_find_the_value_from_any_guess_and_known_bounds(name: str) -> None:
-    """The value by null-window searches alone, from every guess around it (and far off)
-    and with the bounds a caller knows (the value at least, or at most, a count)."""
-    checked = 0
-    for seed in range(40):
-        s, h, tr, params = _ending(name, seed, 2 + seed % 3)
-        if side_of_nb(s) < 0:
-            continue
-        value = dd_value_nb(s.copy(), h.copy(), tr.copy(), params, np.zeros(1, np.int64))
-        target = partial(_target, s, h, tr, params)
-        for guess in (*range(value - 3, value + 4), -50, 50):
-            assert target(guess, -1, 1 << 30) == value, (seed, guess)
-        for known in range(value - 2, value + 1):
-            assert target(known + 1, known, 1 << 30) == value, (seed, known)
-        for known in range(value, value + 3):
-            assert target(known - 1, -1, known) == value, (seed, known)
-        checked += 1
-    assert checked >= 25
 
 
 def test_one_table_kept_across_solves_gives_each_its_value() -> None:
