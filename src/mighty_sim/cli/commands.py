@@ -384,7 +384,7 @@ def show(dataset: Path, deal: int, par_from: int | None) -> None:
                    "played (first-trick friend mode: trick 2 at the earliest). Each trick "
                    "earlier costs six to eight times the time: a standard deal's median "
                    "is about 15 ms from trick 5, 100 ms from trick 4; whole deals (trick "
-                   "1) take minutes each, too long for a run's deals.")
+                   "1) take seconds to minutes each, too long for a run's deals.")
 @click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1,
               show_default=True, help="Worker processes.")
 @click.option("--hand", "hands", multiple=True,
