@@ -54,10 +54,12 @@ from mighty_sim.kernels.layout import (
     OUTCOME_PLAYED,
     R_BID,
     R_OUTCOME,
-    R_POINTS,
-    R_TRICKS,
 )
-from mighty_sim.kernels.par_nb import first_tricks_nb, recorded_position_nb
+from mighty_sim.kernels.par_nb import (
+    first_tricks_nb,
+    recorded_count_nb,
+    recorded_position_nb,
+)
 from mighty_sim.kernels.params import compile_profile
 from mighty_sim.kernels.play_nb import N_H, N_S
 from mighty_sim.rules.profile import RuleProfile, load_profile
@@ -115,8 +117,7 @@ def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[i
                 if question == "makes":
                     _timed(s, h, tr, params, seconds, searched, int(batch.ri[r, R_BID]))
                 else:  # from what the players took, one table for all (par_nb)
-                    took = int(batch.ri[r, R_TRICKS if profile.bid_unit == "tricks"
-                                        else R_POINTS])
+                    took = int(recorded_count_nb(batch.ri, r, params))
                     _timed(s, h, tr, params, seconds, searched, par=(took, work, solve))
             name = f"played_from_trick_{start}" + ("_makes" if question == "makes" else "")
             figures.update(_summary(seconds, searched, name))

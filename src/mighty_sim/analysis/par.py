@@ -202,8 +202,8 @@ def trick_pars(batch: Batch, row: int, profile: RuleProfile, from_trick: int
     each trick from ``from_trick`` on (trick 2 at the earliest in first-trick friend
     mode), by trick number."""
     from ..kernels.dd_nb import dd_target_nb
-    from ..kernels.layout import MAX_PLAYERS, R_POINTS, R_TRICKS
-    from ..kernels.par_nb import first_tricks_nb, recorded_position_nb
+    from ..kernels.layout import MAX_PLAYERS
+    from ..kernels.par_nb import first_tricks_nb, recorded_count_nb, recorded_position_nb
     from ..kernels.params import compile_profile
     from ..kernels.play_nb import N_H, N_S, S_TRICK_NO
 
@@ -212,7 +212,7 @@ def trick_pars(batch: Batch, row: int, profile: RuleProfile, from_trick: int
     s, h, tr = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
     pars: dict[int, int] = {}
     # the first guess what the players took, then the par a trick before
-    guess = int(batch.ri[row, R_TRICKS if profile.bid_unit == "tricks" else R_POINTS])
+    guess = int(recorded_count_nb(batch.ri, row, params))
     for trick in range(from_trick, profile.hand_size + 1):
         if recorded_position_nb(batch.ri, batch.ru, batch.ti, row, first[row], params,
                                 trick, s, h, tr) < 0:

@@ -460,8 +460,8 @@ def dd_target_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarra
     the bound each search returns, until the least and the most the side can end with
     meet. A good guess (what the players took) saves searches: on `standard` deals
     played by heuristic players, 1.2 times fewer positions than one search with the
-    widest window from trick 5, 1.3 from trick 3, 12 on whole deals. -1 before a
-    first-trick friend is known."""
+    widest window from trick 5, 1.3 from trick 3, 12 on whole deals (tables of 2**20
+    entries both). -1 before a first-trick friend is known."""
     return dd_target_work_nb(s, h, tr, params, nodes, guess, lo, hi,
                              work_nb(table_bits_nb(s, h)), 0)
 
@@ -475,7 +475,7 @@ def dd_target_work_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.n
     """:func:`dd_target_nb` in the arrays ``work`` (:func:`work_nb`, a table of at
     least ``table_bits_nb`` bits) as they are, ``solve`` numbering the search: a caller
     solving many positions gives each its own number and keeps the arrays, which a
-    solve need not clear (a position's table was 1 to 5 ms of clearing fresh memory)."""
+    solve need not clear (clearing a fresh table costs a position 1 to 5 ms)."""
     side = side_of_nb(s)
     if side < 0:
         return -1

@@ -103,6 +103,13 @@ def recorded_position_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, r: int,
 
 
 @njit(cache=True)
+def recorded_count_nb(ri: np.ndarray, r: int, params: np.ndarray) -> int:
+    """What the declarer's side took in row ``r`` of ``ri``, as the contract counts: its
+    tricks in trick-bid profiles, else its points (the guess a par search starts from)."""
+    return int(ri[r, R_TRICKS] if params[P_BID_UNIT] == BID_TRICKS else ri[r, R_POINTS])
+
+
+@njit(cache=True)
 def first_tricks_nb(rows: int, ti: np.ndarray) -> np.ndarray:
     """Each row's first trick row in ``ti`` (-1 for none)."""
     first = np.full(rows, -1, np.int64)
@@ -138,10 +145,9 @@ def par_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarray,
             continue
         nodes[0] = 0
         out[r, PAR_FROM] = s[S_TRICK_NO]
-        # what the players took: the guess the search starts from
-        took = ri[r, R_TRICKS] if params[P_BID_UNIT] == BID_TRICKS else ri[r, R_POINTS]
         out[r, PAR_VALUE] = dd_target_work_nb(s.copy(), h.copy(), tr.copy(), params, nodes,
-                                              int(took), -1, 1 << 30, work, r + 1)
+                                              recorded_count_nb(ri, r, params), -1, 1 << 30,
+                                              work, r + 1)
         out[r, PAR_NODES] = nodes[0]
         while ok and t < ti.shape[0] and ti[t, T_ROW] == r:
             ok = _replay_trick_nb(s, h, tr, ti, t, params, scratch)
