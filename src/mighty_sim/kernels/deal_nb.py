@@ -112,7 +112,7 @@ from .rules_nb import (
 from .tricks_nb import play_tricks_nb
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _record_bid(rh: np.ndarray, ri: np.ndarray, row: int, code: int) -> None:
     """Append a call to the row's history: ``rh`` is the history buffer from the row's
     first call on."""
@@ -126,7 +126,7 @@ def _record_bid(rh: np.ndarray, ri: np.ndarray, row: int, code: int) -> None:
 def run_auction_nb(
     st: np.ndarray, params: np.ndarray, hands: np.ndarray, dealer: int, first_bidder: int,
     policies: np.ndarray, pp: np.ndarray, row: int, ri: np.ndarray, rw: np.ndarray,
-    rh: np.ndarray, scratch_b: np.ndarray, scratch_f: np.ndarray,
+    rh: np.ndarray, scratch_f: np.ndarray,
 ) -> tuple[int, int, int]:
     """Start row ``row`` (its dealer, first bidder, contract columns empty) and hold its
     auction (s.2.2): (declarer, bid, trump), or declarer -1 when the attempt ends in a
@@ -142,13 +142,10 @@ def run_auction_nb(
                 R_FRIEND_MODE, R_FRIEND_CARD, R_FRIEND_SEAT, R_FRIEND_KIND, R_SUCCESS,
                 R_LEAD_REQUEST):
         ri[row, col] = -1
-    passed = scratch_b[0]
-    had_turn = scratch_b[1]
+    passed = 0  # seats that passed for good (bit s), with permanent passes
+    had_turn = 0  # seats that have called (bit s)
     pref_trump = scratch_f[0]  # a strain (as a float)
     pref_strength = scratch_f[1]
-    for s in range(n):
-        passed[s] = False
-        had_turn[s] = False
     high_n, high_t, high_seat = 0, 0, -1
     passes_in_row = 0
     turn = first_bidder
@@ -156,9 +153,10 @@ def run_auction_nb(
     while True:
         seat = turn
         weak_ok = params[P_WEAK_WHEN] != WEAK_NEVER and weak_score_ok_nb(rw[row, seat], params)
-        if params[P_WEAK_WHEN] == WEAK_FIRST_TURN and had_turn[seat]:
+        first_call = (had_turn >> seat) & 1 == 0
+        if params[P_WEAK_WHEN] == WEAK_FIRST_TURN and not first_call:
             weak_ok = False
-        if not had_turn[seat] and policies[seat] != POLICY_RANDOM and not weak_ok:
+        if first_call and policies[seat] != POLICY_RANDOM and not weak_ok:
             # the heuristic's strain, at its first call that is not a weak hand shown (an
             # attempt redealt for a weak hand never needs most of them)
             pref_trump[seat], pref_strength[seat] = best_strain_nb(hands[seat], params, pp[seat])
@@ -170,11 +168,11 @@ def run_auction_nb(
             ri[row, R_OUTCOME] = OUTCOME_WEAK
             ri[row, R_REDEAL_BY] = seat
             return -1, 0, 0
-        had_turn[seat] = True
+        had_turn |= 1 << seat
         if number == PASS or not beats_nb(params, number, trump, high_n, high_t):
             _record_bid(rh, ri, row, seat * 1000)
             if permanent:
-                passed[seat] = True
+                passed |= 1 << seat
             passes_in_row += 1
         else:
             _record_bid(rh, ri, row, seat * 1000 + number * 10 + trump)
@@ -182,14 +180,11 @@ def run_auction_nb(
             passes_in_row = 0
         done = False
         if permanent:
-            active = 0
-            for s in range(n):
-                if not passed[s]:
-                    active += 1
+            active = n - popcount_nb(np.uint64(passed))
             if active == 0:
                 ri[row, R_OUTCOME] = OUTCOME_ALL_PASS
                 return -1, 0, 0
-            if high_seat >= 0 and active == 1 and not passed[high_seat]:
+            if high_seat >= 0 and active == 1 and (passed >> high_seat) & 1 == 0:
                 done = True
         else:
             if high_seat < 0 and passes_in_row == n:
@@ -200,12 +195,12 @@ def run_auction_nb(
         if done:
             break
         turn = (turn + 1) % n
-        while passed[turn]:
+        while (passed >> turn) & 1:
             turn = (turn + 1) % n
     return high_seat, high_n, high_t
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def record_declarer_nb(
     ri: np.ndarray, rf: np.ndarray, row: int, params: np.ndarray, kinds: np.uint64,
     p0: np.uint64, p1: np.uint64, bid: int, trump: int,
@@ -231,13 +226,13 @@ def play_attempt_nb(
     first_bidder: int, policies: np.ndarray, pp: np.ndarray, row: int,
     ri: np.ndarray, ru: np.ndarray, rf: np.ndarray, rw: np.ndarray, rh: np.ndarray,
     record_tricks: bool, ti: np.ndarray, t_used: int, scratch_i: np.ndarray,
-    scratch_u: np.ndarray, scratch_b: np.ndarray, scratch_f: np.ndarray,
+    scratch_u: np.ndarray, scratch_f: np.ndarray,
 ) -> int:
     """Play one dealt attempt from stream ``st`` into row ``row``; returns the number of
     trick rows used after it. ``deck_cards``: the deck's cards, low to high (with two
     decks, its physical cards, then the kinds that may be called). ``scratch_*`` are work
     arrays reused across attempts: int64 (4, >= max(deck size, N_S)), uint64 (3, N_H),
-    bool (2, MAX_PLAYERS), float64 (2, MAX_PLAYERS)."""
+    float64 (2, MAX_PLAYERS)."""
     n = params[P_PLAYERS]
     deck_size = params[P_DECK_SIZE]
     two = params[P_DECK_COPIES] == 2
@@ -279,7 +274,7 @@ def play_attempt_nb(
     if two:
         ru[row, N_U + U_BLIND] = b1
     declarer, bid, trump = run_auction_nb(st, params, kinds, dealer, first_bidder, policies, pp,
-                                          row, ri, rw, rh, scratch_b, scratch_f)
+                                          row, ri, rw, rh, scratch_f)
     if declarer < 0:
         return t_used
     record_declarer_nb(ri, rf, row, params, kinds[declarer], hands[declarer],
@@ -356,7 +351,7 @@ def play_contract_nb(
     return t_used
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def write_result_nb(
     s: np.ndarray, params: np.ndarray, row: int, ri: np.ndarray, rf: np.ndarray, bid: int,
     trump: int, changed: bool, mode: int, called: int, request: int,

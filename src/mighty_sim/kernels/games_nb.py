@@ -62,13 +62,12 @@ def play_games_nb(
     st = np.zeros(1, np.uint64)
     scratch_i = np.zeros((4, max(params[P_DECK_SIZE], N_S)), np.int64)
     scratch_u = np.zeros((3, N_H), np.uint64)
-    scratch_b = np.zeros((2, MAX_PLAYERS), np.bool_)
     scratch_f = np.zeros((2, MAX_PLAYERS), np.float64)
     # the arrays stay alive in this frame while the callee uses borrowed views of them
     return _play_games_nb(seed, game_start, n_games, ledger, target, policies, pp, params,
                           deck_cards,
                           record_tricks, rg, ri, ru, rf, rw, rh, ti, st, scratch_i, scratch_u,
-                          scratch_b, scratch_f)
+                          scratch_f)
 
 
 @njit(cache=True)
@@ -78,12 +77,11 @@ def _play_games_nb(
     pp: np.ndarray, params: np.ndarray, deck_cards: np.ndarray, record_tricks: bool,
     rg: np.ndarray, ri: np.ndarray, ru: np.ndarray, rf: np.ndarray, rw: np.ndarray,
     rh: np.ndarray, ti: np.ndarray, st: np.ndarray, scratch_i: np.ndarray, scratch_u: np.ndarray,
-    scratch_b: np.ndarray, scratch_f: np.ndarray,
+    scratch_f: np.ndarray,
 ) -> tuple[int, int, int]:
     # borrowed views: no reference counting in the calls below (see borrow_nb); every
     # array here is an argument, owned by the caller for the whole call
-    st, scratch_i, scratch_u, scratch_b = borrow(st), borrow(scratch_i), borrow(scratch_u), \
-        borrow(scratch_b)
+    st, scratch_i, scratch_u = borrow(st), borrow(scratch_i), borrow(scratch_u)
     scratch_f = borrow(scratch_f)
     policies, pp, params, deck_cards = borrow(policies), borrow(pp), borrow(params), \
         borrow(deck_cards)
@@ -123,7 +121,7 @@ def _play_games_nb(
             rg[row, G_DEAL_IN_GAME] = played
             t_used = play_attempt_nb(st, params, deck_cards, dealer, first, policies, pp, row,
                                      ri, ru, rf, rw, rh[h_used:], record_tricks, ti, t_used,
-                                     scratch_i, scratch_u, scratch_b, scratch_f)
+                                     scratch_i, scratch_u, scratch_f)
             h_used += ri[row, R_HIST_LEN]
             outcome = ri[row, R_OUTCOME]
             if outcome == OUTCOME_WEAK:

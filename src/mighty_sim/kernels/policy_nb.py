@@ -168,7 +168,7 @@ def nt_edge_nb(hand: np.uint64, params: np.ndarray) -> float:
     return edge - 2.5 * longest
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def best_strain_nb(hand: np.uint64, params: np.ndarray, pp: np.ndarray) -> tuple[int, float]:
     """The heuristic's strain for a hand and that strain's strength: NT when its NT edge
     (``nt_edge_nb``) reaches the player's NT margin, else the strongest suit."""
@@ -199,7 +199,7 @@ def bid_ceiling_nb(strength: float, pp: np.ndarray, params: np.ndarray) -> int:
 # -- auction --------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def auction_decide_nb(
     policy: int, pp: np.ndarray, st: np.ndarray, hand: np.uint64, can_weak: bool,
     high_number: int, high_trump: int, params: np.ndarray, trump: int, strength: float,
