@@ -9,7 +9,9 @@ heuristic players (the contracts and hands of real auctions and exchanges), each
 up at the start of trick T (``--from``, the tricks before replayed as played), solved
 as ``mighty-sim par`` solves them (null-window searches from what the players took, one
 table for all the deals); with ``--question makes`` (or ``both``) the time to
-answer whether the contract makes (the null-window search of ``par --hand``). With
+answer whether the contract makes (the null-window search of ``par --hand``); with
+``--question odds`` the par as ``odds --play double-dummy`` needs it, searched only as
+far as the bids' range (``par_nb.par_rows_nb``). With
 ``--parts N``, what each part of the search buys: positions and time on the same
 endings of N tricks with the whole search, with each part left out, and with alpha-beta
 alone (up to 5 tricks). Before timing, it checks the
@@ -19,6 +21,7 @@ search against the exhaustive one on 50 endings of 2 tricks.
     .venv/bin/python benchmarks/bench_dd.py --tricks "" --played 2000 --from 7,6,5
     .venv/bin/python benchmarks/bench_dd.py --tricks "" --parts 5
     .venv/bin/python benchmarks/bench_dd.py --tricks "" --played 40 --from 1 --question makes
+    .venv/bin/python benchmarks/bench_dd.py --tricks "" --played 20 --from 1 --question odds
 """
 
 from __future__ import annotations
@@ -70,17 +73,18 @@ Work = tuple[np.ndarray, ...]  # the search's arrays (dd_nb.work_nb)
 
 def _timed(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
            seconds: list[float], searched: list[int], target: int = -1,
-           par: tuple[int, Work, int] | None = None) -> None:
+           par: tuple[int, Work, int, int, int] | None = None) -> None:
     """Solve once, adding the wall time and the positions searched to the lists: the
     par by one search from a cold table; with a ``target`` whether the side reaches it;
-    with ``par`` (guess, work arrays, solve number) the par as ``par_nb`` finds it."""
+    with ``par`` (guess, work arrays, solve number, lo, hi) the par as ``par_nb`` finds
+    it, only as far as [lo, hi] (``par_rows_nb``)."""
     nodes = np.zeros(1, np.int64)
     t = time.perf_counter()
     if target >= 0:
         dd_reaches_nb(s, h, tr, params, nodes, target)
     elif par is not None:
-        guess, work, solve = par
-        dd_target_work_nb(s, h, tr, params, nodes, guess, -1, 1 << 30, work, solve)
+        guess, work, solve, lo, hi = par
+        dd_target_work_nb(s, h, tr, params, nodes, guess, lo, hi, work, solve)
     else:
         dd_value_nb(s, h, tr, params, nodes)
     seconds.append(time.perf_counter() - t)
@@ -98,7 +102,8 @@ def _summary(seconds: list[float], searched: list[int], name: str) -> dict[str, 
 def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[int],
             what: str) -> dict[str, float]:
     """Solve times of heuristic-played deals from the start of each trick of ``starts``:
-    the par, whether the contract makes (``what`` "par", "makes" or "both")."""
+    the par, whether the contract makes, the par within the bids' range (``what``
+    "par", "makes", "both" for the first two, or "odds")."""
     batch = play_batch(profile, seed=1, game_start=0, games=deals,
                        players=parse_players("heuristic", profile.players), record_tricks=True)
     rows = np.flatnonzero(batch.ri[:, R_OUTCOME] == OUTCOME_PLAYED)[:deals]
@@ -107,9 +112,10 @@ def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[i
     work = work_nb(TT_BITS)
     figures: dict[str, float] = {}
     for start in starts:
-        for question in ("par", "makes"):
-            if what not in (question, "both"):
+        for question in ("par", "makes", "odds"):
+            if what != question and not (what == "both" and question != "odds"):
                 continue
+            lo, hi = (profile.min_bid - 1, profile.max_bid) if question == "odds" else (-1, 1 << 30)
             seconds, searched = [], []
             for solve, r in enumerate(rows, 1):
                 recorded_position_nb(batch.ri, batch.ru, batch.ti, r, first[r], params,
@@ -118,8 +124,9 @@ def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[i
                     _timed(s, h, tr, params, seconds, searched, int(batch.ri[r, R_BID]))
                 else:  # from what the players took, one table for all (par_nb)
                     took = int(recorded_count_nb(batch.ri, r, params))
-                    _timed(s, h, tr, params, seconds, searched, par=(took, work, solve))
-            name = f"played_from_trick_{start}" + ("_makes" if question == "makes" else "")
+                    _timed(s, h, tr, params, seconds, searched,
+                           par=(took, work, solve, lo, hi))
+            name = f"played_from_trick_{start}" + ("" if question == "par" else f"_{question}")
             figures.update(_summary(seconds, searched, name))
     return figures
 
@@ -161,9 +168,10 @@ def main() -> None:
     ap.add_argument("--played", type=int, default=0, help="heuristic-played deals a trick")
     ap.add_argument("--from", dest="starts", default="7,6,5",
                     help="tricks to take played deals up at, comma-separated")
-    ap.add_argument("--question", choices=("par", "makes", "both"), default="par",
+    ap.add_argument("--question", choices=("par", "makes", "both", "odds"), default="par",
                     help="with --played: time the par, whether the contract makes "
-                         "(the null-window search), or both")
+                         "(the null-window search), both, or the par within the bids' "
+                         "range (odds --play double-dummy)")
     ap.add_argument("--parts", type=int, default=0,
                     help="tricks left of the endings that weigh the search's parts")
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results/dd.json"))

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 from conftest import STANDARD
 
 from mighty_sim.analysis.odds import hand_odds
 from mighty_sim.cli.commands import main
-from mighty_sim.rules.cards import parse_cards
+from mighty_sim.kernels.layout import N_F, N_R, N_T, N_U
+from mighty_sim.kernels.odds_nb import odds_strains_nb
+from mighty_sim.kernels.par_nb import N_PAR, PAR_MATCH, PAR_VALUE, par_rows_nb
+from mighty_sim.kernels.params import compile_profile
+from mighty_sim.rules.cards import cards_of, parse_cards
+from mighty_sim.rules.profile import RuleProfile, load_profile
 
 STRONG = "AS JK AH KH QH JH 10H AD AC 2S"
 JUNK = "2S 3S 4H 5H 6D 7D 8C 9C 2C 3C"
@@ -82,6 +88,84 @@ def test_odds_with_a_pimc_declarer() -> None:
 
     junk = hand_odds(STANDARD, parse_cards(JUNK), samples=150, players=parse_players(pimc, 5))
     assert max(r["p_success"] for r in junk if r["bid"] == 13) < 0.4
+
+
+def test_trick_bid_odds_count_tricks() -> None:
+    """In a trick-bid profile a contract makes on the tricks taken, not the points: all
+    ten tricks seldom, even with a strong hand, and never with junk, while ten of the
+    twenty points come often to both."""
+    ucla = load_profile("ucla-5p")
+    strong = hand_odds(ucla, parse_cards("AS KS QS 10S 5S JK AH KD 2C 3C"), samples=400)
+    junk = hand_odds(ucla, parse_cards(JUNK), samples=400)
+    assert _get(strong, "S", 3)["p_success"] > 0.9
+    assert _get(strong, "S", 10)["p_success"] < 0.5
+    assert max(r["p_success"] for r in junk if r["bid"] == 10) < 0.05
+
+
+def _odds_rows(profile: RuleProfile, hand: str, samples: int, seed: int
+               ) -> tuple[np.ndarray, ...]:
+    """The rows ``hand_odds`` plays for the double-dummy search, tricks recorded."""
+    from mighty_sim.engine.batch import policy_arrays
+    from mighty_sim.engine.players import parse_players
+
+    params = compile_profile(profile)
+    policies, pp = policy_arrays(parse_players("heuristic", profile.players), profile)
+    ri = np.zeros((5, samples, N_R), np.int64)
+    ru = np.zeros((5, samples, N_U), np.uint64)
+    rf = np.zeros((5, samples, N_F), np.float64)
+    ti = np.zeros((5, samples * profile.tricks, N_T), np.int64)
+    odds_strains_nb(np.uint64(seed), np.uint64(parse_cards(hand)), np.uint64(0), samples,
+                    params, np.array(cards_of(profile.deck_mask), np.int64), policies, pp,
+                    ri, ru, rf, ti, True)
+    return params, ri, ru, ti
+
+
+@pytest.mark.parametrize("name", ["standard", "ucla-5p", "russian-4p"])
+def test_odds_rows_replay_and_a_par_in_the_bids_range_tells_every_bid(name: str) -> None:
+    """The odds rows give the search every deal as played (each replays to its result),
+    and a par searched only within the bids' range is the par there, ``min_bid - 1``
+    below it and at least ``max_bid`` above it: each bid makes on it exactly when it
+    makes on the par (from trick 7: endings quick to solve)."""
+    profile = load_profile(name)
+    params, ri, ru, ti = _odds_rows(profile, "AS KS QS 10S 5S JK AH KD 2C 3C", 40, 7)
+    lo, hi = profile.min_bid - 1, profile.max_bid
+    inside = 0
+    for t in range(5):
+        full = np.zeros((40, N_PAR), np.int64)
+        part = np.zeros((40, N_PAR), np.int64)
+        par_rows_nb(ri[t], ru[t], ti[t], params, 7, 0, 40, -1, 1 << 30, full)
+        par_rows_nb(ri[t], ru[t], ti[t], params, 7, 0, 40, lo, hi, part)
+        assert (full[:, PAR_MATCH] == 1).all() and (part[:, PAR_MATCH] == 1).all()
+        v, w = full[:, PAR_VALUE], part[:, PAR_VALUE]
+        assert (w[v <= lo] == lo).all() and (w[v >= hi] >= hi).all()
+        between = (v > lo) & (v < hi)
+        assert (w[between] == v[between]).all()
+        inside += int(between.sum())
+    assert inside >= 20
+
+
+def test_double_dummy_odds_need_one_deck() -> None:
+    r = CliRunner().invoke(main, ["odds", "--hand", STRONG, "--profile", "russian-6p",
+                                  "--play", "double-dummy"])
+    assert r.exit_code == 2 and "one-deck" in r.stderr
+
+
+@pytest.mark.slow
+def test_double_dummy_odds_of_a_hand_are_its_deals_pars() -> None:
+    """``odds --play double-dummy`` on two deals: every contract makes double dummy
+    exactly when the par of its strain's deal (searched in full, separately) reaches the
+    bid."""
+    r = CliRunner().invoke(main, ["odds", "--hand", STRONG, "--play", "double-dummy",
+                                  "--samples", "2", "--seed", "5", "--format", "json"])
+    assert r.exit_code == 0, r.stderr
+    table = {(c["trump"], c["bid"]): c for c in json.loads(r.stdout)["contracts"]}
+    params, ri, ru, ti = _odds_rows(STANDARD, STRONG, 2, 5)
+    for t, trump in enumerate(("S", "H", "D", "C", "NT")):
+        out = np.zeros((2, N_PAR), np.int64)
+        par_rows_nb(ri[t], ru[t], ti[t], params, 1, 0, 2, -1, 1 << 30, out)
+        for bid in range(13, 21):
+            made = int((out[:, PAR_VALUE] >= bid).sum())
+            assert table[trump, bid]["dd_p_success"] == made / 2, (trump, bid)
 
 
 # -- duplicate duels ----------------------------------------------------------------------

@@ -8,6 +8,13 @@ The declarer side's points do not depend on the bid (the contract is kept as dec
 so one set of deals per strain answers every bid of that strain: for each contract, the
 success probability with a 95% Wilson interval and the expected payout to the declarer.
 
+With ``double_dummy``, each deal is also taken up after the players' exchange and friend
+call and solved double dummy (:mod:`.kernels.dd_nb`: the most the declarer's side can
+take against best defence, every hand seen), the same deals giving each contract's
+double-dummy success probability beside the players'. Only whether each bid makes is
+needed, so a par is searched no further than the bids' range (:func:`.kernels.par_nb.par_rows_nb`).
+A whole deal takes seconds to minutes to solve: a few dozen samples, not thousands.
+
 >>> from mighty_sim.rules.cards import parse_cards
 >>> from mighty_sim.rules.profile import load_profile
 >>> table = hand_odds(load_profile("standard"), parse_cards("AS JK AH KH QH JH 10H AD AC 2S"),
@@ -19,12 +26,16 @@ True
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
+
 import numpy as np
 
 from ..engine.batch import policy_arrays
 from ..engine.players import PlayerSpec, check_supported, parse_players
 from ..kernels import rules_nb
-from ..kernels.layout import N_F, N_R, N_U, R_FRIEND_KIND, R_POINTS
+from ..kernels.layout import N_F, N_R, N_T, N_U, R_FRIEND_KIND, R_POINTS, R_TRICKS
 from ..kernels.odds_nb import odds_strains_nb
 from ..kernels.params import compile_profile
 from ..rules.cards import cards_of, format_cards
@@ -40,8 +51,14 @@ def hand_odds(
     seed: int = 0,
     blind: int = 0,
     players: tuple[PlayerSpec, ...] | None = None,
+    double_dummy: bool = False,
+    workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> list[dict[str, object]]:
-    """Every contract's success probability (95% Wilson interval) and expected payout."""
+    """Every contract's success probability (95% Wilson interval) and expected payout;
+    with ``double_dummy``, its double-dummy success probability too (``dd_p_success``,
+    ``dd_ci_low``, ``dd_ci_high``), solved on ``workers`` threads (all cores by
+    default), ``progress`` called with the deals solved as they are."""
     if profile.deck_copies != 1:
         raise ValueError(f"profile {profile.name}: hand odds are for one-deck profiles only")
     for name, cards in (("hand", hand), ("blind", blind)):
@@ -66,10 +83,15 @@ def hand_odds(
     ri_all = np.zeros((strains, samples, N_R), np.int64)
     ru_all = np.zeros((strains, samples, N_U), np.uint64)
     rf_all = np.zeros((strains, samples, N_F), np.float64)
+    ti_all = np.zeros((strains, samples * profile.tricks if double_dummy else 1, N_T),
+                      np.int64)
     odds_strains_nb(np.uint64(seed), np.uint64(hand), np.uint64(blind), samples, params,
-                    deck_cards, policies, pp, ri_all, ru_all, rf_all)
+                    deck_cards, policies, pp, ri_all, ru_all, rf_all, ti_all, double_dummy)
+    pars = (_pars(profile, params, ri_all, ru_all, ti_all, workers, progress)
+            if double_dummy else None)
+    taken_col = R_TRICKS if profile.bid_unit == "tricks" else R_POINTS
     for t, trump in enumerate(TRUMPS):
-        points = ri_all[t, :, R_POINTS]
+        points = ri_all[t, :, taken_col]
         kinds = ri_all[t, :, R_FRIEND_KIND]
         pay = np.zeros((samples, 3), np.float64)
         for bid in bids:
@@ -78,7 +100,51 @@ def hand_odds(
                                      np.full(samples, t, np.int64), points, kinds,
                                      np.zeros(samples, np.int64), pay)
             low, high = wilson_interval(made, samples)
-            out.append({"trump": trump, "bid": int(bid), "p_success": made / samples,
-                        "ci_low": low, "ci_high": high,
-                        "expected_score": float(pay[:, 0].mean())})
+            row: dict[str, object] = {"trump": trump, "bid": int(bid),
+                                      "p_success": made / samples, "ci_low": low,
+                                      "ci_high": high,
+                                      "expected_score": float(pay[:, 0].mean())}
+            if pars is not None:
+                made = int((pars[t] >= bid).sum())
+                low, high = wilson_interval(made, samples)
+                row |= {"dd_p_success": made / samples, "dd_ci_low": low, "dd_ci_high": high}
+            out.append(row)
     return out
+
+
+DD_CHUNK = 2
+"""Samples a thread solves at a time (each task allocates its own search table)."""
+
+
+def _pars(profile: RuleProfile, params: np.ndarray, ri: np.ndarray, ru: np.ndarray,
+          ti: np.ndarray, workers: int | None, progress: Callable[[int], None] | None
+          ) -> np.ndarray:
+    """(strains, samples): each sample's double-dummy count from trick 1 (trick 2 in
+    first-trick friend mode, the first trick as the players played it), known only as
+    far as the bids tell success from failure: ``min_bid - 1`` for every failure."""
+    from ..kernels.par_nb import N_PAR, PAR_MATCH, PAR_VALUE, par_rows_nb
+
+    strains, samples = ri.shape[0], ri.shape[1]
+    out = np.zeros((strains, samples, N_PAR), np.int64)
+    tasks = [(t, r0, min(r0 + DD_CHUNK, samples)) for r0 in range(0, samples, DD_CHUNK)
+             for t in range(strains)]
+
+    def solve(task: tuple[int, int, int]) -> int:
+        t, r0, r1 = task
+        par_rows_nb(ri[t], ru[t], ti[t], params, 1, r0, r1, profile.min_bid - 1,
+                    profile.max_bid, out[t])
+        return r1 - r0
+
+    pool = ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1)
+    try:
+        for f in as_completed([pool.submit(solve, task) for task in tasks]):
+            done = f.result()
+            if progress is not None:
+                progress(done)
+    except BaseException:  # Ctrl-C: the deals not begun are dropped, none waited for
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+    if (out[:, :, PAR_MATCH] != 1).any():  # pragma: no cover - a kernel fault
+        raise RuntimeError("a sample's recorded play did not replay for its par")
+    return out[:, :, PAR_VALUE]

@@ -19,7 +19,7 @@ import click
 
 from ..dataset.shards import SHARD_GAMES, balanced_shard_games
 from ..rules.cards import format_cards, parse_cards
-from ..rules.profile import BUILTIN_PROFILES, load_profile
+from ..rules.profile import BUILTIN_PROFILES, TRUMPS, load_profile
 
 
 class _Interrupted(click.ClickException):
@@ -583,27 +583,40 @@ def compare(datasets: tuple[Path, ...], profiles: tuple[str, ...], deals: int, s
         click.echo(f"intervals: {df['pairing'][0]}")
 
 
+DD_SAMPLES = 20
+"""``odds --play double-dummy``'s samples a strain unless told: whole deals take seconds
+to minutes each to solve."""
+
+
 @main.command()
 @click.option("--hand", required=True, help='The 10 cards, e.g. "AS JK KH QH 10H 9H AD 5C 3C 2C".')
 @click.option("--blind", default="", help="The blind too, if known (after the exchange).")
 @click.option("--profile", default="standard", show_default=True,
               help="Built-in one-deck profile name or .toml file.")
-@click.option("--samples", type=click.IntRange(1, 10_000_000), default=10_000,
-              show_default=True, help="Random deals of the unseen cards per strain.")
+@click.option("--samples", type=click.IntRange(1, 10_000_000), default=None,
+              help="Random deals of the unseen cards per strain.  [default: 10000; "
+                   f"{DD_SAMPLES} with --play double-dummy]")
 @_seed_option("Seed of the random deals.")
 @click.option("--players", default="heuristic", show_default=True,
               help="Who plays the deals: 'heuristic' or 'random' for every seat, "
                    "'pimc[:worlds=K]' for the hand's owner with a heuristic field "
                    "(about 0.2 ms a card: use fewer samples), or one per seat, the "
                    "hand's owner first.")
+@click.option("--play", type=click.Choice(["players", "double-dummy"]), default="players",
+              show_default=True,
+              help="'double-dummy' adds each contract's success when the cards are "
+                   "played double dummy (every hand seen, best play on both sides) after "
+                   "the players' exchange and friend call, on the same deals. A deal "
+                   "takes seconds to minutes to solve (all cores).")
 @_format_option("table", "json")
-def odds(hand: str, blind: str, profile: str, samples: int, seed: int, players: str,
-         fmt: str) -> None:
+def odds(hand: str, blind: str, profile: str, samples: int | None, seed: int, players: str,
+         play: str, fmt: str) -> None:
     """Success odds and expected payout of every contract for a hand at the auction.
 
     The unseen cards are dealt at random SAMPLES times and played out with the hand's
     owner declaring each trump and NT; every bid from the minimum to the maximum is
-    scored on the same deals.
+    scored on the same deals. With --play double-dummy, the double-dummy success of
+    every contract too (columns dd_*).
     """
     from ..analysis.odds import hand_odds
     from ..engine.players import parse_players
@@ -611,8 +624,28 @@ def odds(hand: str, blind: str, profile: str, samples: int, seed: int, players: 
     p = load_profile(profile)
     if "," not in players and players.strip().startswith("pimc"):  # PIMC declares, the
         players = ",".join([players] + ["heuristic"] * (p.players - 1))  # field is heuristic
-    table = hand_odds(p, parse_cards(hand), samples=samples, seed=seed,
-                      blind=parse_cards(blind), players=parse_players(players, p.players))
+    double_dummy = play == "double-dummy"
+    if samples is None:
+        samples = DD_SAMPLES if double_dummy else 10_000
+    specs = parse_players(players, p.players)
+    cards, blind_cards = parse_cards(hand), parse_cards(blind)
+    if not double_dummy:
+        table = hand_odds(p, cards, samples=samples, seed=seed, blind=blind_cards,
+                          players=specs)
+    else:
+        if p.deck_copies != 1:
+            raise ValueError(f"{p.name} plays two decks; the double-dummy search plays "
+                             "one-deck profiles only")
+        try:
+            with _progress("odds, double dummy", len(TRUMPS) * samples, unit="deals"
+                           ) as advance:
+                table = hand_odds(p, cards, samples=samples, seed=seed, blind=blind_cards,
+                                  players=specs, double_dummy=True, progress=advance)
+        except KeyboardInterrupt:
+            # the solver's threads cannot be stopped mid-deal: leave at once
+            click.echo("mighty-sim: interrupted", err=True)
+            sys.stderr.flush()
+            os._exit(130)
     best = max(table, key=lambda r: r["expected_score"])  # type: ignore[arg-type, return-value]
     advice = "bid" if float(best["expected_score"]) > 0 else "pass"  # type: ignore[arg-type]
     if fmt == "json":
@@ -625,7 +658,9 @@ def odds(hand: str, blind: str, profile: str, samples: int, seed: int, players: 
 
     from ..analysis.report import print_tables
 
-    df = pl.DataFrame(table).filter(pl.col("p_success") > 0)
+    df = pl.DataFrame(table)
+    df = df.filter((pl.col("p_success") > 0) | (pl.col("dd_p_success") > 0) if double_dummy
+                   else pl.col("p_success") > 0)
     print_tables({f"odds for {format_cards(parse_cards(hand))} ({samples:,} deals a strain)":
                   df})
     verdict = (f"{best['bid']} {best['trump']} (success {best['p_success']:.1%}, expected "
@@ -727,7 +762,7 @@ def tune(profile: str, deals: int, seed: int, rounds: int, start_file: Path | No
 
 
 @contextmanager
-def _progress(label: str, total: int) -> Iterator[Callable[[int], None]]:
+def _progress(label: str, total: int, unit: str = "deals") -> Iterator[Callable[[int], None]]:
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -752,7 +787,10 @@ def _progress(label: str, total: int) -> Iterator[Callable[[int], None]]:
             bar.advance(task, n)
             done = bar.tasks[0].completed
             elapsed = time.perf_counter() - start
-            bar.update(task, rate=f"{done / elapsed:,.0f} deals/s" if elapsed > 0 else "")
+            rate = done / elapsed if elapsed > 0 else 0.0
+            bar.update(task, rate=(f"{rate:,.0f} {unit}/s" if rate >= 10
+                                   else f"{elapsed / done:,.1f} s a {unit[:-1]}" if done
+                                   else ""))
 
         yield advance
 

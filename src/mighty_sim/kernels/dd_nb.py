@@ -454,7 +454,8 @@ def dd_window_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarra
 @njit(cache=True)
 def dd_target_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
                  nodes: np.ndarray, guess: int, lo: int, hi: int) -> int:
-    """:func:`dd_value_nb` known to lie in [``lo``, ``hi``], found by null-window
+    """:func:`dd_value_nb` as far as it lies in [``lo``, ``hi``] (``lo`` for a value of
+    at most ``lo``, at least ``hi`` for one of at least ``hi``), found by null-window
     searches alone ("does the side reach at least T?"), one table kept from each search
     to the next (the bounds it holds hold for any window): T first the ``guess``, then
     the bound each search returns, until the least and the most the side can end with

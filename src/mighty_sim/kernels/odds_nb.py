@@ -3,7 +3,9 @@
 Sample ``k`` draws from stream ``k`` of the seed: the cards not in the known hand (nor in
 a known blind) are shuffled and dealt to the blind and the other seats; the known hand
 is seat 0 and declares the given trump; exchange, friend call, tricks and settlement
-follow as in a simulated deal (:func:`deal_nb.play_contract_nb`), the contract kept.
+follow as in a simulated deal (:func:`deal_nb.play_contract_nb`), the contract kept. The
+rows hold what :func:`.par_nb.recorded_position_nb` needs to take a sample up again for
+a double-dummy par: the hands, the blind, the discards and, when asked, the tricks.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import numpy as np
 from ._jit import njit, prange
 from .borrow_nb import borrow
 from .deal_nb import play_contract_nb
-from .layout import N_T
+from .layout import U_BLIND
 from .params import P_BLIND_SIZE, P_HAND_SIZE, P_MIN_BID, P_PLAYERS
 from .play_nb import N_H, N_S
 from .rng_nb import seed_stream_nb, shuffle_nb
@@ -24,12 +26,13 @@ from .rules_nb import bit_nb
 def odds_nb(
     seed: np.uint64, hand: np.uint64, blind_known: np.uint64, samples: int, trump: int,
     params: np.ndarray, deck_cards: np.ndarray, policies: np.ndarray, pp: np.ndarray,
-    ri: np.ndarray, ru: np.ndarray, rf: np.ndarray,
+    ri: np.ndarray, ru: np.ndarray, rf: np.ndarray, ti: np.ndarray, record_tricks: bool,
 ) -> None:
     """Play ``samples`` deals of the known hand declaring ``trump`` into rows 0..samples-1.
 
     ``blind_known`` is 0 when the blind is unseen. The columns of :mod:`.layout`, here in
-    row-major arrays and ``ri`` as int64: each strain's slice of the caller's arrays.
+    row-major arrays and ``ri`` as int64: each strain's slice of the caller's arrays;
+    with ``record_tricks``, the tricks in ``ti`` (``samples`` times the hand size rows).
     """
     known = hand | blind_known
     rest = np.empty(deck_cards.shape[0], np.int64)
@@ -42,10 +45,9 @@ def odds_nb(
     scratch_u = np.zeros((2, N_H), np.uint64)
     st = np.zeros(1, np.uint64)
     scratch_i = np.zeros((4, max(deck_cards.shape[0], N_S)), np.int64)
-    ti = np.zeros((1, N_T), np.int64)
     # the arrays stay alive in this frame while the callee uses borrowed views of them
     _odds_samples_nb(seed, hand, blind_known, samples, trump, params, deck_cards, policies,
-                     pp, ri, ru, rf, rest, deck, scratch_u, st, scratch_i, ti)
+                     pp, ri, ru, rf, rest, deck, scratch_u, st, scratch_i, ti, record_tricks)
 
 
 @njit(cache=True)
@@ -54,6 +56,7 @@ def _odds_samples_nb(
     params: np.ndarray, deck_cards: np.ndarray, policies: np.ndarray, pp: np.ndarray,
     ri: np.ndarray, ru: np.ndarray, rf: np.ndarray, rest: np.ndarray, deck: np.ndarray,
     scratch_u: np.ndarray, st: np.ndarray, scratch_i: np.ndarray, ti: np.ndarray,
+    record_tricks: bool,
 ) -> None:
     # borrowed views: no reference counting in the calls below (see borrow_nb)
     params, deck_cards, policies, pp = borrow(params), borrow(deck_cards), borrow(policies), \
@@ -65,6 +68,7 @@ def _odds_samples_nb(
     blind_size = params[P_BLIND_SIZE]
     m = deck.shape[0]
     hands = scratch_u[0]
+    t_used = 0
     for k in range(samples):
         seed_stream_nb(st, seed, np.uint64(k))
         deck[:] = rest[:m]
@@ -83,19 +87,22 @@ def _odds_samples_nb(
                 pos += 1
         for s in range(n):
             ru[k, s] = hands[s]
-        play_contract_nb(st, params, deck_cards, hands, blind, np.uint64(0), 0,
-                         params[P_MIN_BID], trump, True, policies, pp, k, ri, ru, rf, False,
-                         ti, 0, scratch_i, scratch_u)
+        ru[k, U_BLIND] = blind
+        t_used = play_contract_nb(st, params, deck_cards, hands, blind, np.uint64(0), 0,
+                                  params[P_MIN_BID], trump, True, policies, pp, k, ri, ru, rf,
+                                  record_tricks, ti, t_used if record_tricks else 0,
+                                  scratch_i, scratch_u)
 
 
 @njit(cache=True, parallel=True)
 def odds_strains_nb(
     seed: np.uint64, hand: np.uint64, blind_known: np.uint64, samples: int,
     params: np.ndarray, deck_cards: np.ndarray, policies: np.ndarray, pp: np.ndarray,
-    ri: np.ndarray, ru: np.ndarray, rf: np.ndarray,
+    ri: np.ndarray, ru: np.ndarray, rf: np.ndarray, ti: np.ndarray, record_tricks: bool,
 ) -> None:
-    """:func:`odds_nb` for every strain t (0..4) into ``ri[t]``, ``ru[t]``, ``rf[t]``, the
-    strains on parallel threads (each strain's rows depend only on the seed)."""
+    """:func:`odds_nb` for every strain t (0..4) into ``ri[t]``, ``ru[t]``, ``rf[t]``
+    (and ``ti[t]``), the strains on parallel threads (each strain's rows depend only on
+    the seed)."""
     for t in prange(ri.shape[0]):
         odds_nb(seed, hand, blind_known, samples, t, params, deck_cards, policies, pp, ri[t],
-                ru[t], rf[t])
+                ru[t], rf[t], ti[t], record_tricks)

@@ -126,6 +126,19 @@ def par_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarray,
     from the start of trick ``from_trick`` (:func:`recorded_position_nb`), -1 for a deal
     not played; ``out[r, PAR_MATCH]`` 1 when the whole recorded play replays to the
     recorded result."""
+    par_rows_nb(ri, ru, ti, params, from_trick, 0, ri.shape[0], -1, 1 << 30, out)
+
+
+@njit(cache=True, nogil=True)
+def par_rows_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarray,
+                from_trick: int, r0: int, r1: int, lo: int, hi: int, out: np.ndarray
+                ) -> None:
+    """:func:`par_nb` for rows ``r0 .. r1-1`` (``out`` rows the same), each par found
+    only as far as ``lo`` and ``hi`` tell success from failure (:func:`.dd_nb.dd_target_nb`):
+    ``lo`` for a par of at most ``lo``, at least ``hi`` for one of at least ``hi``, the
+    par itself between. Whether a bid from ``lo + 1`` to ``hi`` makes needs no more, and
+    a hand far from every bid costs one search. Releases the GIL: threads may solve
+    row ranges side by side."""
     n = params[P_PLAYERS]
     first = first_tricks_nb(ri.shape[0], ti)
     s = np.zeros(N_S, np.int64)
@@ -134,7 +147,7 @@ def par_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarray,
     scratch = np.zeros((1, ti.shape[1]), np.int64)
     nodes = np.zeros(1, np.int64)
     work = work_nb(TT_BITS)  # one table for every solve, never cleared
-    for r in range(ri.shape[0]):
+    for r in range(r0, r1):
         out[r, :] = -1
         if ri[r, R_OUTCOME] != OUTCOME_PLAYED:
             continue
@@ -146,7 +159,7 @@ def par_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarray,
         nodes[0] = 0
         out[r, PAR_FROM] = s[S_TRICK_NO]
         out[r, PAR_VALUE] = dd_target_work_nb(s.copy(), h.copy(), tr.copy(), params, nodes,
-                                              recorded_count_nb(ri, r, params), -1, 1 << 30,
+                                              recorded_count_nb(ri, r, params), lo, hi,
                                               work, r + 1)
         out[r, PAR_NODES] = nodes[0]
         while ok and t < ti.shape[0] and ti[t, T_ROW] == r:
