@@ -3,7 +3,8 @@ every size for every strain of every one-deck profile (their Mighty differs): th
 the declarer least wants to keep (``least_wanted_nb``, which values at most two cards a
 suit) against every card's ``keep_value_nb``; the hand strength (``strength_nb``)
 against the sum of its terms written out in Python, to the last bit (the auction's
-ceilings round it down: a term added in another order can move a bid)."""
+ceilings round it down: a term added in another order can move a bid); the random
+bidder's count and choice of legal bids against the bids listed one by one."""
 
 from __future__ import annotations
 
@@ -91,3 +92,20 @@ def test_the_kernel_gives_what_the_definition_gives(
         for trump in range(5):
             got = kernel(np.uint64(hand), trump, params)
             assert got == definition(hand, trump, params), (hex(hand), trump)
+
+
+@pytest.mark.parametrize("name", BUILTIN_PROFILES)
+def test_legal_bids_counted_and_picked_as_listed(name: str) -> None:
+    """The random bidder's count of legal bids and its k-th one, against every bid listed
+    in the reference order (number low to high, then S H D C NT) and kept when it beats
+    the standing one, from no bid and from every bid."""
+    from mighty_sim.kernels.auction_nb import beats_nb, kth_legal_bid_nb, legal_bid_count_nb
+
+    profile = load_profile(name)
+    params = compile_profile(profile)
+    every = [(n, t) for n in range(profile.min_bid, profile.max_bid + 1) for t in range(5)]
+    for high in [(0, 0), *every]:
+        legal = [b for b in every if beats_nb(params, b[0], b[1], *high)]
+        assert legal_bid_count_nb(params, *high) == len(legal), high
+        assert [kth_legal_bid_nb(params, *high, k) for k in range(len(legal))] == legal
+        assert kth_legal_bid_nb(params, *high, len(legal)) == (-1, -1)

@@ -56,33 +56,42 @@ def beats_nb(
 
 @njit(cache=True)
 def legal_bid_count_nb(params: np.ndarray, high_number: int, high_trump: int) -> int:
-    """Number of legal bids over the standing bid."""
+    """Number of legal bids over the standing bid: those of its number that rank above
+    it, and every strain of each higher number (in either strain order a number's lowest
+    bid ranks above every bid of the numbers below)."""
     lo, hi = params[P_MIN_BID], params[P_MAX_BID]
     if high_number == 0:
         return 5 * (hi - lo + 1)
     high_key = bid_key_nb(params, high_number, high_trump)
     count = 0
-    for number in range(max(lo, high_number), hi + 1):
+    if lo <= high_number <= hi:
         for trump in range(5):
-            if bid_key_nb(params, number, trump) > high_key:
+            if bid_key_nb(params, high_number, trump) > high_key:
                 count += 1
-    return count
+    return count + 5 * max(0, hi - max(lo, high_number + 1) + 1)
 
 
 @njit(cache=True)
 def kth_legal_bid_nb(
     params: np.ndarray, high_number: int, high_trump: int, k: int
 ) -> tuple[int, int]:
-    """The k-th legal bid (0-based) in the reference order."""
+    """The k-th legal bid (0-based) in the reference order: number low to high, then
+    trump S H D C NT (the standing bid's number first, then five a number)."""
     lo, hi = params[P_MIN_BID], params[P_MAX_BID]
-    high_key = bid_key_nb(params, high_number, high_trump) if high_number else -1
-    for number in range(max(lo, high_number), hi + 1):
-        for trump in range(5):
-            if bid_key_nb(params, number, trump) > high_key:
-                if k == 0:
-                    return number, trump
-                k -= 1
-    return -1, -1
+    start = lo
+    if high_number:
+        high_key = bid_key_nb(params, high_number, high_trump)
+        if lo <= high_number <= hi:
+            for trump in range(5):
+                if bid_key_nb(params, high_number, trump) > high_key:
+                    if k == 0:
+                        return high_number, trump
+                    k -= 1
+        start = max(lo, high_number + 1)
+    number = start + k // 5
+    if k < 0 or number > hi:
+        return -1, -1
+    return number, k % 5
 
 
 @njit(cache=True)
