@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mighty_sim.rules.cards import (
@@ -81,6 +81,7 @@ def test_garbage_is_a_value_error(text: str) -> None:
         assert 0 <= mask <= FULL_DECK
 
 
+@settings(deadline=None)  # the first example compiles the kernel
 @given(st.integers(0, 2**64 - 1), st.integers(0, 2**64 - 1))
 def test_pext_gathers_the_masked_bits(x: int, m: int) -> None:
     """The kernels' PEXT (one instruction where the CPU has it) and its loop against the
@@ -92,3 +93,18 @@ def test_pext_gathers_the_masked_bits(x: int, m: int) -> None:
     want = sum(((x >> b) & 1) << i for i, b in enumerate(b for b in range(64) if m >> b & 1))
     assert int(pext_nb(np.uint64(x), np.uint64(m))) == want
     assert int(pext_loop_nb(np.uint64(x), np.uint64(m))) == want
+
+
+@settings(deadline=None)  # the first example compiles the kernel
+@given(st.integers(0, 2**64 - 1), st.integers(0, 63))
+def test_kth_card_is_the_kth_set_bit(m: int, k: int) -> None:
+    """The kernels' k-th card of a mask (one PDEP where the CPU has it) and its loop
+    against the definition: the k-th set bit from the bottom, 64 past the last."""
+    import numpy as np
+
+    from mighty_sim.kernels.rules_nb import kth_card_loop_nb, kth_card_nb
+
+    bits = [b for b in range(64) if m >> b & 1]
+    want = bits[k] if k < len(bits) else 64
+    assert kth_card_nb(np.uint64(m), k) == want
+    assert kth_card_loop_nb(np.uint64(m), k) == want

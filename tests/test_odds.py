@@ -102,14 +102,14 @@ def test_trick_bid_odds_count_tricks() -> None:
     assert max(r["p_success"] for r in junk if r["bid"] == 10) < 0.05
 
 
-def _odds_rows(profile: RuleProfile, hand: str, samples: int, seed: int
-               ) -> tuple[np.ndarray, ...]:
+def _odds_rows(profile: RuleProfile, hand: str, samples: int, seed: int,
+               players: str = "heuristic") -> tuple[np.ndarray, ...]:
     """The rows ``hand_odds`` plays for the double-dummy search, tricks recorded."""
     from mighty_sim.engine.batch import policy_arrays
     from mighty_sim.engine.players import parse_players
 
     params = compile_profile(profile)
-    policies, pp = policy_arrays(parse_players("heuristic", profile.players), profile)
+    policies, pp = policy_arrays(parse_players(players, profile.players), profile)
     ri = np.zeros((5, samples, N_R), np.int64)
     ru = np.zeros((5, samples, N_U), np.uint64)
     rf = np.zeros((5, samples, N_F), np.float64)
@@ -120,14 +120,18 @@ def _odds_rows(profile: RuleProfile, hand: str, samples: int, seed: int
     return params, ri, ru, ti
 
 
-@pytest.mark.parametrize("name", ["standard", "ucla-5p", "russian-4p"])
-def test_odds_rows_replay_and_a_par_in_the_bids_range_tells_every_bid(name: str) -> None:
+@pytest.mark.parametrize(("name", "players"), [
+    ("standard", "heuristic"), ("ucla-5p", "heuristic"), ("russian-4p", "heuristic"),
+    ("standard", "pimc:worlds=4,heuristic,heuristic,heuristic,heuristic")])
+def test_odds_rows_replay_and_a_par_in_the_bids_range_tells_every_bid(name: str,
+                                                                      players: str) -> None:
     """The odds rows give the search every deal as played (each replays to its result),
     and a par searched only within the bids' range is the par there, ``min_bid - 1``
     below it and at least ``max_bid`` above it: each bid makes on it exactly when it
     makes on the par (from trick 7: endings quick to solve)."""
     profile = load_profile(name)
-    params, ri, ru, ti = _odds_rows(profile, "AS KS QS 10S 5S JK AH KD 2C 3C", 40, 7)
+    params, ri, ru, ti = _odds_rows(profile, "AS KS QS 10S 5S JK AH KD 2C 3C", 40, 7,
+                                    players)
     lo, hi = profile.min_bid - 1, profile.max_bid
     inside = 0
     for t in range(5):

@@ -108,6 +108,23 @@ def _pext_intrinsic(typingctx: Any, x: Any, m: Any) -> Any:
 _pext: Callable[[np.uint64, np.uint64], np.uint64] = cast(Any, _pext_intrinsic)
 
 
+@_intrinsic
+def _pdep_intrinsic(typingctx: Any, x: Any, m: Any) -> Any:
+    """One PDEP instruction (only called when :data:`HAS_PEXT`: BMI2 has both)."""
+    sig = _types.uint64(_types.uint64, _types.uint64)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        i64 = _ir.IntType(64)
+        fn = _cgutils.get_or_insert_function(  # type: ignore[no-untyped-call]
+            builder.module, _ir.FunctionType(i64, [i64, i64]), "llvm.x86.bmi.pdep.64")
+        return builder.call(fn, args)
+
+    return sig, codegen
+
+
+_pdep: Callable[[np.uint64, np.uint64], np.uint64] = cast(Any, _pdep_intrinsic)
+
+
 @njit(cache=True, inline="always")
 def pext_loop_nb(x: np.uint64, m: np.uint64) -> np.uint64:
     """:func:`pext_nb` by a loop over ``m``'s bits (CPUs without BMI2)."""
@@ -171,12 +188,26 @@ def suit_mask_nb(suit: int) -> np.uint64:
     return _SUIT_BITS << np.uint64(13 * suit)
 
 
-@njit(cache=True)
-def kth_card_nb(mask: np.uint64, k: int) -> int:
-    """Bit index of the k-th lowest card of a mask (64 past its last card)."""
+@njit(cache=True, inline="always")
+def kth_card_loop_nb(mask: np.uint64, k: int) -> int:
+    """:func:`kth_card_nb` by clearing the k lowest cards (CPUs without BMI2)."""
     for _ in range(k):
         mask &= mask - np.uint64(1)
     return np.int64(trailing_zeros(mask))
+
+
+@njit(cache=True, inline="always")
+def kth_card_nb(mask: np.uint64, k: int) -> int:
+    """Bit index of the k-th lowest card of a mask (0 <= k < 64; 64 past its last
+    card): bit k deposited at the mask's set bits (one PDEP, no branch on k), or
+    :func:`kth_card_loop_nb` on a CPU without it.
+
+    >>> kth_card_nb(np.uint64(0b101100), 1), kth_card_nb(np.uint64(0b101100), 3)
+    (3, 64)
+    """
+    if HAS_PEXT:
+        return np.int64(trailing_zeros(_pdep(np.uint64(1) << np.uint64(k), mask)))
+    return kth_card_loop_nb(mask, k)
 
 
 @njit(cache=True, inline="always")
