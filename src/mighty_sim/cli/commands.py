@@ -583,9 +583,9 @@ def compare(datasets: tuple[Path, ...], profiles: tuple[str, ...], deals: int, s
         click.echo(f"intervals: {df['pairing'][0]}")
 
 
-DD_SAMPLES = 20
-"""``odds --play double-dummy``'s samples a strain unless told: whole deals take seconds
-to minutes each to solve."""
+DD_SAMPLES = 10
+"""``odds --play double-dummy``'s samples a strain unless told: a whole deal takes a
+median of about 10 s to solve, a minute on average, the slowest ten."""
 
 
 @main.command()
@@ -606,8 +606,9 @@ to minutes each to solve."""
               show_default=True,
               help="'double-dummy' adds each contract's success when the cards are "
                    "played double dummy (every hand seen, best play on both sides) after "
-                   "the players' exchange and friend call, on the same deals. A deal "
-                   "takes seconds to minutes to solve (all cores).")
+                   "the players' exchange and friend call, on the same deals. Slow: a "
+                   "deal and strain take about a minute of CPU on average (median 10 s, "
+                   "the slowest ten minutes), solved on every core.")
 @_format_option("table", "json")
 def odds(hand: str, blind: str, profile: str, samples: int | None, seed: int, players: str,
          play: str, fmt: str) -> None:
