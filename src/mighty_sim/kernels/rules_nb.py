@@ -91,38 +91,27 @@ HAS_PEXT = bool(_llvm.get_host_cpu_features().get("bmi2", False))
 """Whether this CPU has BMI2's PEXT (the kernels are compiled for the CPU they run on)."""
 
 
-@_intrinsic
-def _pext_intrinsic(typingctx: Any, x: Any, m: Any) -> Any:
-    """One PEXT instruction (only called when :data:`HAS_PEXT`)."""
-    sig = _types.uint64(_types.uint64, _types.uint64)
+def _bmi2(op: str) -> Any:
+    """A Numba intrinsic for one BMI2 instruction on two uint64 (``op`` "pext" or
+    "pdep"; only called when :data:`HAS_PEXT`: BMI2 has both)."""
 
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        i64 = _ir.IntType(64)
-        fn = _cgutils.get_or_insert_function(  # type: ignore[no-untyped-call]
-            builder.module, _ir.FunctionType(i64, [i64, i64]), "llvm.x86.bmi.pext.64")
-        return builder.call(fn, args)
+    def typer(typingctx: Any, x: Any, m: Any) -> Any:
+        sig = _types.uint64(_types.uint64, _types.uint64)
 
-    return sig, codegen
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            i64 = _ir.IntType(64)
+            fn = _cgutils.get_or_insert_function(  # type: ignore[no-untyped-call]
+                builder.module, _ir.FunctionType(i64, [i64, i64]), f"llvm.x86.bmi.{op}.64")
+            return builder.call(fn, args)
 
+        return sig, codegen
 
-_pext: Callable[[np.uint64, np.uint64], np.uint64] = cast(Any, _pext_intrinsic)
-
-
-@_intrinsic
-def _pdep_intrinsic(typingctx: Any, x: Any, m: Any) -> Any:
-    """One PDEP instruction (only called when :data:`HAS_PEXT`: BMI2 has both)."""
-    sig = _types.uint64(_types.uint64, _types.uint64)
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        i64 = _ir.IntType(64)
-        fn = _cgutils.get_or_insert_function(  # type: ignore[no-untyped-call]
-            builder.module, _ir.FunctionType(i64, [i64, i64]), "llvm.x86.bmi.pdep.64")
-        return builder.call(fn, args)
-
-    return sig, codegen
+    typer.__name__ = typer.__qualname__ = f"_{op}"
+    return _intrinsic(typer)
 
 
-_pdep: Callable[[np.uint64, np.uint64], np.uint64] = cast(Any, _pdep_intrinsic)
+_pext: Callable[[np.uint64, np.uint64], np.uint64] = cast(Any, _bmi2("pext"))
+_pdep: Callable[[np.uint64, np.uint64], np.uint64] = cast(Any, _bmi2("pdep"))
 
 
 @njit(cache=True, inline="always")
