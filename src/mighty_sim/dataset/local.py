@@ -7,6 +7,7 @@ import atexit
 import multiprocessing
 import os
 import signal
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -36,6 +37,20 @@ def _init_worker(queue: Any) -> None:
 def _write_shard_in_worker(config_dict: dict[str, Any], out: str, shard: int) -> ShardStats:
     """``write_shard`` in a worker process, reporting progress to the run."""
     return write_shard(config_dict, out, shard, _PROGRESS)
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ctrl-C ignored inside (in the main thread; elsewhere nothing changes): processes
+    started here inherit it, and Python leaves an ignored SIGINT ignored at start."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 @contextmanager
@@ -82,12 +97,15 @@ def run_shards_local(cdict: dict[str, Any], out: Path, todo: list[int], workers:
             if progress is not None:
                 progress(n)
 
-    with _workers_use_malloc():
-        pool = ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=ctx,
-                                   initializer=_init_worker, initargs=(queue,))
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=ctx,
+                               initializer=_init_worker, initargs=(queue,))
     finished = False
     try:
-        futures = [pool.submit(_write_shard_in_worker, cdict, str(out), s) for s in todo]
+        # the pool starts its workers as the tasks are submitted: here, where they get
+        # the environment above and start with Ctrl-C ignored (a worker caught by
+        # Ctrl-C while it starts would print a traceback before its initializer runs)
+        with _workers_use_malloc(), _sigint_ignored():
+            futures = [pool.submit(_write_shard_in_worker, cdict, str(out), s) for s in todo]
         pending = set(futures)
         while pending:
             drain()
