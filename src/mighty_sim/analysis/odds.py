@@ -3,10 +3,11 @@
 For a known 10-card hand at the auction (optionally with its blind known, after the
 exchange), the unseen cards are dealt at random ``samples`` times and each deal is played
 out with the hand's owner as declarer in every trump and NT (:mod:`.kernels.odds_nb`;
-the five strains run on parallel threads, every strain on the same deals).
-The declarer side's points do not depend on the bid (the contract is kept as declared),
-so one set of deals per strain answers every bid of that strain: for each contract, the
-success probability with a 95% Wilson interval and the expected payout to the declarer.
+the five strains run on parallel threads, every strain on the same deals). The
+declarer side's points (tricks in trick-bid profiles) do not depend on the bid (the
+contract is kept as declared), so one set of deals per strain answers every bid of that
+strain: for each contract, the success probability with a 95% Wilson interval and the
+expected payout to the declarer.
 
 With ``double_dummy``, each deal is also taken up after the players' exchange and friend
 call and solved double dummy (:mod:`.kernels.dd_nb`: the most the declarer's side can
@@ -92,13 +93,13 @@ def hand_odds(
             if double_dummy else None)
     taken_col = R_TRICKS if profile.bid_unit == "tricks" else R_POINTS
     for t, trump in enumerate(TRUMPS):
-        points = ri_all[t, :, taken_col]
+        taken = ri_all[t, :, taken_col]  # points, or tricks in trick-bid profiles
         kinds = ri_all[t, :, R_FRIEND_KIND]
         pay = np.zeros((samples, 3), np.float64)
         for bid in bids:
-            made = int((points >= bid).sum())
+            made = int((taken >= bid).sum())
             rules_nb.settle_batch_nb(params, np.full(samples, bid, np.int64),
-                                     np.full(samples, t, np.int64), points, kinds,
+                                     np.full(samples, t, np.int64), taken, kinds,
                                      np.zeros(samples, np.int64), pay)
             low, high = wilson_interval(made, samples)
             row: dict[str, object] = {"trump": trump, "bid": int(bid),
