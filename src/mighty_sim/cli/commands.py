@@ -633,10 +633,7 @@ def odds(hand: str, blind: str, profile: str, samples: int | None, seed: int, pl
     if not double_dummy:
         table = hand_odds(p, cards, samples=samples, seed=seed, blind=blind_cards,
                           players=specs)
-    else:
-        if p.deck_copies != 1:
-            raise ValueError(f"{p.name} plays two decks; the double-dummy search plays "
-                             "one-deck profiles only")
+    else:  # hand_odds refuses a two-deck profile before anything is played
         try:
             with _progress("odds, double dummy", len(TRUMPS) * samples, unit="deals"
                            ) as advance:

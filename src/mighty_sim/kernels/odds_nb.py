@@ -90,7 +90,7 @@ def _odds_samples_nb(
         ru[k, U_BLIND] = blind
         t_used = play_contract_nb(st, params, deck_cards, hands, blind, np.uint64(0), 0,
                                   params[P_MIN_BID], trump, True, policies, pp, k, ri, ru, rf,
-                                  record_tricks, ti, t_used if record_tricks else 0,
+                                  record_tricks, ti, t_used,
                                   scratch_i, scratch_u)
 
 
