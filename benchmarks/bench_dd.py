@@ -96,7 +96,8 @@ def _summary(seconds: list[float], searched: list[int], name: str) -> dict[str, 
     return {f"{name}_median_ms": float(np.median(seconds)) * 1e3,
             f"{name}_p99_or_max_ms": float(tail) * 1e3,
             f"{name}_max_ms": float(max(seconds)) * 1e3,
-            f"{name}_median_positions": float(np.median(searched))}
+            f"{name}_median_positions": float(np.median(searched)),
+            f"{name}_total_positions": float(sum(searched))}
 
 
 def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[int],

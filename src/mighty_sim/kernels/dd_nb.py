@@ -13,7 +13,8 @@ profiles.
 :func:`dd_value_nb` is an alpha-beta search with a transposition table of the positions
 at a trick's start (keyed on every hand in relative ranks, the leader and the trick;
 storing bounds on what the side takes from there on), moves ordered by what they do to
-the trick (:func:`_order_nb`); :func:`dd_reaches_nb` the same search asking only
+the trick (:func:`_order_nb`), a lead that cut the search at the same ply before tried
+first; :func:`dd_reaches_nb` the same search asking only
 whether the side reaches a target (a contract makes), which prunes far more;
 :func:`dd_target_nb` the value by such searches alone, from a guess;
 :func:`minimax_nb` the same game searched exhaustively without any pruning or table, the
@@ -268,6 +269,29 @@ def _order_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, seat: int, side: int
             j -= 1
 
 
+@njit(cache=True, inline="always")
+def _move_code_nb(card: int, suit: int, demand: int) -> int:
+    """A move as one number: the card, the suit named for a joker led, the demand."""
+    return card | (suit + 1) << 6 | demand << 9
+
+
+@njit(cache=True)
+def _first_nb(mc: np.ndarray, ms: np.ndarray, md: np.ndarray, order: np.ndarray, nm: int,
+              code: int) -> None:
+    """Move the move ``code`` (``_move_code_nb``; -1 none), if it is among the ``nm``
+    moves, to the front of ``order``, the others keeping their order."""
+    if code < 0:
+        return
+    for j in range(nm):
+        i = order[j]
+        if _move_code_nb(mc[i], ms[i], md[i]) == code:
+            while j > 0:
+                order[j] = order[j - 1]
+                j -= 1
+            order[0] = i
+            return
+
+
 @njit(cache=True)
 def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray,
               uses: int, nodes: np.ndarray, tt_key: np.ndarray, tt_bounds: np.ndarray,
@@ -301,6 +325,11 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
     alpha, beta, w0, w1, best = frame[0], frame[1], frame[2], frame[3], frame[4]
     nm, nxt, slot, now, ours = frame[5], frame[6], frame[7], frame[8], frame[9]
     rlo, rhi = frame[10], frame[11]  # the least and most the side can end with (_range_nb)
+    # the move of the best value so far; a lead's ply: its last lead to cut (a killer,
+    # tried first at the ply's next positions: on heuristic-played `standard` deals from
+    # tricks 5 and 4, 11% and 15% fewer positions; at every ply, 19% and 6%)
+    bm, killer = frame[12], frame[13]
+    killer[:] = -1
     ss[0, :] = s0
     hs[0, :] = h0
     ts[0, :] = tr0
@@ -356,18 +385,20 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
                     _order_nb(s, h, tr, seat, side, params, mc[d], nm[d], mo[d], sc)
                 else:
                     mo[d, :nm[d]] = np.arange(nm[d])
+                if uses & USE_ORDER and s[S_K] == 0:
+                    _first_nb(mc[d], ms[d], md[d], mo[d], nm[d], killer[d])
                 nxt[d] = -1  # no move searched yet
                 ours[d] = (side >> seat) & 1
                 best[d] = -1 if ours[d] else 1 << 30
         if nxt[d] >= 0:  # the value of ply d's move nxt[d]
             if ours[d]:
                 if value > best[d]:
-                    best[d] = value
+                    best[d], bm[d] = value, mo[d, nxt[d]]
                 if prune and best[d] > alpha[d]:
                     alpha[d] = best[d]
             else:
                 if value < best[d]:
-                    best[d] = value
+                    best[d], bm[d] = value, mo[d, nxt[d]]
                 if prune and best[d] < beta[d]:
                     beta[d] = best[d]
         nxt[d] += 1
@@ -383,6 +414,9 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
             entering = True
             continue
         value = best[d]  # every move searched, or a cut: the value of ply d
+        if ss[d, S_K] == 0 and (value >= w1[d] if ours[d] else value <= w0[d]):  # a cut
+            i = bm[d]
+            killer[d] = _move_code_nb(mc[d, i], ms[d, i], md[d, i])
         k = slot[d]
         if k >= 0:
             if tt_key[k] != keys[d]:  # a new entry: nothing known yet
@@ -432,7 +466,7 @@ def work_nb(bits: int
     top = MAX_PLIES + 1
     return (tt_key, tt_bounds, np.zeros((top, N_S), np.int64),
             np.zeros((top, N_H), np.uint64), np.zeros((top, MAX_PLAYERS), np.int64),
-            np.zeros((5, top, MAX_MOVES), np.int64), np.zeros((12, top), np.int64),
+            np.zeros((5, top, MAX_MOVES), np.int64), np.zeros((14, top), np.int64),
             np.zeros(top, np.uint64), np.zeros(MAX_PLAYERS, np.uint64),
             np.zeros((1, N_T), np.int64))
 
