@@ -42,6 +42,7 @@ from .params import (
     P_TOTAL_POINTS,
 )
 from .play_nb import (
+    H_CANT,
     H_DISCARDS,
     H_SEEN,
     MAX_MOVES,
@@ -465,7 +466,7 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
         if nxt[d] < nm[d] and not (prune and alpha[d] >= beta[d]):
             i = mo[d, nxt[d]]
             ss[d + 1, :] = ss[d]
-            hs[d + 1, :] = hs[d]
+            hs[d + 1, :H_CANT] = hs[d, :H_CANT]  # one deck, no inferences: nothing beyond
             ts[d + 1, :] = ts[d]
             apply_play_nb(ss[d + 1], hs[d + 1], ts[d + 1], to_play_nb(ss[d]), mc[d, i],
                           ms[d, i], md[d, i] == 1, params, False, ti, 0, 0)
