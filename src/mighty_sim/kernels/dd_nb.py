@@ -353,9 +353,26 @@ def _first_nb(mc: np.ndarray, ms: np.ndarray, md: np.ndarray, order: np.ndarray,
             return
 
 
+_UNBOUNDED = 1 << 20  # a bound not known
+_OFFSET = 1 << 21
+_LOW32 = np.uint64(0xFFFFFFFF)
+
+
+@njit(cache=True, inline="always")
+def _pack_nb(lo: int, hi: int) -> np.uint64:
+    """A table entry's bounds in one word, beside its key (one cache line an entry)."""
+    return np.uint64(lo + _OFFSET) << np.uint64(32) | np.uint64(hi + _OFFSET)
+
+
+@njit(cache=True, inline="always")
+def _unpack_nb(x: np.uint64) -> tuple[int, int]:
+    """The bounds ``_pack_nb`` packed."""
+    return np.int64(x >> np.uint64(32)) - _OFFSET, np.int64(x & _LOW32) - _OFFSET
+
+
 @njit(cache=True)
 def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray,
-              uses: int, nodes: np.ndarray, tt_key: np.ndarray, tt_bounds: np.ndarray,
+              uses: int, nodes: np.ndarray, tt: np.ndarray,
               bits: int, ss: np.ndarray, hs: np.ndarray, ts: np.ndarray, moves: np.ndarray,
               frame: np.ndarray, keys: np.ndarray, canon: np.ndarray, ti: np.ndarray,
               lo: int, hi: int, salt: np.uint64) -> int:
@@ -371,7 +388,7 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
     was a third of the search's time."""
     s0, h0, tr0, params, nodes = borrow(s0), borrow(h0), borrow(tr0), borrow(params), \
         borrow(nodes)
-    tt_key, tt_bounds, keys, ti = borrow(tt_key), borrow(tt_bounds), borrow(keys), borrow(ti)
+    tt, keys, ti = borrow(tt), borrow(keys), borrow(ti)
     canon = borrow(canon)
     ss, hs, ts, moves, frame = borrow(ss), borrow(hs), borrow(ts), borrow(moves), \
         borrow(frame)
@@ -423,8 +440,9 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
                     keys[d] = _key_nb(s, h, params, canon) ^ salt
                     k = np.int64(keys[d] >> np.uint64(64 - bits))
                     slot[d] = k
-                    if tt_key[k] == keys[d]:
-                        lo, hi = now[d] + tt_bounds[k, 0], now[d] + tt_bounds[k, 1]
+                    if tt[k, 0] == keys[d]:
+                        lo, hi = _unpack_nb(tt[k, 1])
+                        lo, hi = now[d] + lo, now[d] + hi
                         if lo >= beta[d] or lo == hi:
                             value, known = lo, True
                         elif hi <= alpha[d]:
@@ -480,14 +498,15 @@ def _solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarra
             killer[d] = _move_code_nb(mc[d, i], ms[d, i], md[d, i])
         k = slot[d]
         if k >= 0:
-            if tt_key[k] != keys[d]:  # a new entry: nothing known yet
-                tt_key[k] = keys[d]
-                tt_bounds[k, 0] = -(1 << 20)
-                tt_bounds[k, 1] = 1 << 20
+            lo, hi = -_UNBOUNDED, _UNBOUNDED  # a new entry: nothing known yet
+            if tt[k, 0] == keys[d]:
+                lo, hi = _unpack_nb(tt[k, 1])
             if value > w0[d]:  # not an upper bound only: at least value
-                tt_bounds[k, 0] = max(tt_bounds[k, 0], value - now[d])
+                lo = max(lo, value - now[d])
             if value < w1[d]:  # not a lower bound only: at most value
-                tt_bounds[k, 1] = min(tt_bounds[k, 1], value - now[d])
+                hi = min(hi, value - now[d])
+            tt[k, 0] = keys[d]
+            tt[k, 1] = _pack_nb(lo, hi)
         d -= 1
         if d < 0:
             return value
@@ -518,14 +537,13 @@ def table_bits_nb(s: np.ndarray, h: np.ndarray) -> int:
 @njit(cache=True)
 def work_nb(bits: int
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                       np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+                       np.ndarray, np.ndarray, np.ndarray]:
     """The arrays of a search (:func:`_solve_nb`): an empty table of 2**``bits``
     entries, then the work space of the plies; a caller solving many positions keeps
     them (:func:`dd_target_work_nb`)."""
-    tt_key = np.zeros(1 << bits, np.uint64)
-    tt_bounds = np.zeros((tt_key.shape[0], 2), np.int64)
+    tt = np.zeros((1 << bits, 2), np.uint64)
     top = MAX_PLIES + 1
-    return (tt_key, tt_bounds, np.zeros((top, N_S), np.int64),
+    return (tt, np.zeros((top, N_S), np.int64),
             np.zeros((top, N_H), np.uint64), np.zeros((top, MAX_PLAYERS), np.int64),
             np.zeros((5, top, MAX_MOVES), np.int64), np.zeros((14, top), np.int64),
             np.zeros(top, np.uint64), np.zeros(MAX_PLAYERS, np.uint64),
@@ -541,8 +559,8 @@ def dd_window_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarra
     if side_of_nb(s) < 0:
         return -1
     bits = table_bits_nb(s, h) if uses & USE_TABLE else 0
-    tt_key, tt_bounds, ss, hs, ts, moves, frame, keys, canon, ti = work_nb(bits)
-    return _solve_nb(s, h, tr, params, uses, nodes, tt_key, tt_bounds, bits, ss, hs, ts,
+    tt, ss, hs, ts, moves, frame, keys, canon, ti = work_nb(bits)
+    return _solve_nb(s, h, tr, params, uses, nodes, tt, bits, ss, hs, ts,
                      moves, frame, keys, canon, ti, lo, hi, np.uint64(0))
 
 
@@ -567,7 +585,7 @@ def dd_target_work_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.n
                       nodes: np.ndarray, guess: int, lo: int, hi: int,
                       work: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                   np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                  np.ndarray, np.ndarray], solve: int) -> int:
+                                  np.ndarray], solve: int) -> int:
     """:func:`dd_target_nb` in the arrays ``work`` (:func:`work_nb`, a table of at
     least ``table_bits_nb`` bits) as they are, ``solve`` numbering the search: a caller
     solving many positions gives each its own number and keeps the arrays, which a
@@ -575,7 +593,7 @@ def dd_target_work_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.n
     side = side_of_nb(s)
     if side < 0:
         return -1
-    tt_key, tt_bounds, ss, hs, ts, moves, frame, keys, canon, ti = work
+    tt, ss, hs, ts, moves, frame, keys, canon, ti = work
     bits = table_bits_nb(s, h)
     salt = mix64_nb(np.uint64(solve) * GOLDEN) & ~np.uint64(1)
     lower, upper = _range_nb(s, h, tr, params, side)  # the value lies in [lower, upper]
@@ -583,7 +601,7 @@ def dd_target_work_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.n
     g = guess
     while lower < upper:
         target = min(max(g, lower + 1), upper)
-        g = _solve_nb(s, h, tr, params, USE_ALL, nodes, tt_key, tt_bounds, bits, ss, hs,
+        g = _solve_nb(s, h, tr, params, USE_ALL, nodes, tt, bits, ss, hs,
                       ts, moves, frame, keys, canon, ti, target - 1, target, salt)
         if g < target:  # at most g
             upper = g
