@@ -14,8 +14,8 @@ call and solved double dummy (:mod:`.kernels.dd_nb`: the most the declarer's sid
 take against best defence, every hand seen), the same deals giving each contract's
 double-dummy success probability beside the players'. Only whether each bid makes is
 needed, so a par is searched no further than the bids' range (:func:`.kernels.par_nb.par_rows_nb`).
-A whole deal takes a median of about 10 s to solve and up to ten minutes: a few
-samples, not thousands.
+A whole deal takes seconds to minutes to solve (docs/odds.md): a few samples, not
+thousands.
 
 >>> from mighty_sim.rules.cards import parse_cards
 >>> from mighty_sim.rules.profile import load_profile

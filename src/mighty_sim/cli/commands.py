@@ -584,8 +584,8 @@ def compare(datasets: tuple[Path, ...], profiles: tuple[str, ...], deals: int, s
 
 
 DD_SAMPLES = 10
-"""``odds --play double-dummy``'s samples a strain unless told: a whole deal takes a
-median of about 10 s to solve, a minute on average, the slowest ten."""
+"""``odds --play double-dummy``'s samples a strain unless told: a whole deal takes
+seconds to minutes to solve (the option's help; figures in docs/odds.md)."""
 
 
 @main.command()
@@ -607,8 +607,8 @@ median of about 10 s to solve, a minute on average, the slowest ten."""
               help="'double-dummy' adds each contract's success when the cards are "
                    "played double dummy (every hand seen, best play on both sides) after "
                    "the players' exchange and friend call, on the same deals. Slow: a "
-                   "deal and strain take about a minute of CPU on average (median 10 s, "
-                   "the slowest ten minutes), solved on every core.")
+                   "deal and strain take seconds to minutes of CPU (median about 10 s, "
+                   "the slowest several minutes), solved on every core.")
 @_format_option("table", "json")
 def odds(hand: str, blind: str, profile: str, samples: int | None, seed: int, players: str,
          play: str, fmt: str) -> None:
