@@ -295,7 +295,7 @@ def test_the_move_orders_winning_cards_are_the_trick_winners(name: str) -> None:
             continue
         seat = to_play_nb(s)
         legal = legal_now_nb(s, h, tr, seat, params)
-        fast, wins, win_seat = follower_wins_nb(s, tr, params, legal)
+        fast, wins, win_seat = follower_wins_nb(s, h, tr, params, legal)
         if not fast:
             continue
         told += 1
