@@ -130,7 +130,7 @@ def table_bits_nb(s: np.ndarray, h: np.ndarray) -> int:
 @njit(cache=True)
 def work_nb(bits: int
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                       np.ndarray, np.ndarray]:
+                       np.ndarray]:
     """The arrays of a search (:func:`.dd_search_nb.solve_nb`): an empty table of
     2**``bits`` entries, then the work space of the plies; a caller solving many
     positions keeps them (:func:`dd_target_work_nb`)."""
@@ -138,8 +138,7 @@ def work_nb(bits: int
     top = MAX_PLIES + 1
     return (tt, np.zeros((top, N_F), np.int64), np.zeros((top, N_D), np.uint64),
             np.zeros((top, MAX_PLAYERS), np.int64), np.zeros((5, top, MAX_MOVES), np.int64),
-            np.zeros((14, top), np.int64), np.zeros(top, np.uint64),
-            np.zeros(MAX_PLAYERS, np.uint64))
+            np.zeros((14, top), np.int64), np.zeros(top, np.uint64))
 
 
 @njit(cache=True)
@@ -151,9 +150,9 @@ def dd_window_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarra
     if side_of_nb(s) < 0:
         return -1
     bits = table_bits_nb(s, h) if uses & USE_TABLE else 0
-    tt, fs, hd, tc, moves, frame, keys, canon = work_nb(bits)
+    tt, fs, hd, tc, moves, frame, keys = work_nb(bits)
     return solve_nb(s, h, tr, params, side_of_nb(s), uses, nodes, tt, bits, fs, hd, tc,
-                    moves, frame, keys, canon, lo, hi, np.uint64(0))
+                    moves, frame, keys, lo, hi, np.uint64(0))
 
 
 @njit(cache=True)
@@ -176,7 +175,7 @@ def dd_target_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarra
 def dd_target_work_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
                       nodes: np.ndarray, guess: int, lo: int, hi: int,
                       work: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                  np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+                                  np.ndarray, np.ndarray, np.ndarray],
                       solve: int) -> int:
     """:func:`dd_target_nb` in the arrays ``work`` (:func:`work_nb`, a table of at
     least ``table_bits_nb`` bits) as they are, ``solve`` numbering the search: a caller
@@ -185,7 +184,7 @@ def dd_target_work_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.n
     side = side_of_nb(s)
     if side < 0:
         return -1
-    tt, fs, hd, tc, moves, frame, keys, canon = work
+    tt, fs, hd, tc, moves, frame, keys = work
     bits = table_bits_nb(s, h)
     salt = mix64_nb(np.uint64(solve) * GOLDEN) & ~np.uint64(1)
     lower, upper = _range_nb(s, h, tr, params, side)  # the value lies in [lower, upper]
@@ -194,7 +193,7 @@ def dd_target_work_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.n
     while lower < upper:
         target = min(max(g, lower + 1), upper)
         g = solve_nb(s, h, tr, params, side, USE_ALL, nodes, tt, bits, fs, hd, tc, moves,
-                     frame, keys, canon, target - 1, target, salt)
+                     frame, keys, target - 1, target, salt)
         if g < target:  # at most g
             upper = g
         else:  # at least g

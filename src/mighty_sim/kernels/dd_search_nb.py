@@ -125,39 +125,43 @@ def move_code_nb(card: int, suit: int, demand: int) -> int:
 
 @njit(cache=True)
 def key_nb(hd: np.ndarray, n: int, trick_no: int, leader: int, friend_has_led: int,
-           mighty: int, hunter: int, canon: np.ndarray) -> np.uint64:
+           mighty: int, hunter: int) -> np.uint64:
     """What the rest of the play from a trick's start depends on, hashed: every hand
     ``hd[:n]`` in relative ranks, the leader, the trick number, whether the friend has
     led (a 20-NT lead request). Relative ranks: within a suit, the cards still in play
     keep their order and their point value but not their rank (a hand of 5 and 9 of a
     suit whose 2, 3, 4, 6, 7, 8 are gone plays as one of 2 and 3), so positions that
-    differ only by which low cards went share an entry; where Mighty and the hunter are
-    (they have rules of their own) is part of the key. The side and the contract are
-    the search's own. ``canon`` is work space of at least ``n`` entries."""
-    z = np.uint64(trick_no * 16 + leader * 2 + friend_has_led)
-    where = 0  # the seats of Mighty and the hunter, 15 when gone
+    differ only by which low cards went share an entry; where Mighty, the hunter and the
+    joker are (they have rules of their own) is part of the key. The side and the
+    contract are the search's own.
+
+    A hand's relative ranks are two words: its bits gathered at the plain cards in play
+    and at the point cards in play, every suit at once; with how many of each kind each
+    suit has in play (in the key's first word) they tell the hand suit by suit. Each
+    hand is hashed alone and the hashes summed, so that the hashes run side by side."""
     alive = _NONE
     for p in range(n):
+        alive |= hd[p]
+    points = alive & POINT_MASK
+    plain = alive & ~POINT_MASK & ~_JOKER
+    head = np.uint64(trick_no * 16 + leader * 2 + friend_has_led)
+    for suit in range(4):
+        m = suit_mask_nb(suit)
+        counts = popcount_nb(plain & m) | popcount_nb(points & m) << 4
+        head |= np.uint64(counts) << np.uint64(32 + 8 * suit)
+    where = 0  # the seats of Mighty, the hunter and the joker, 0 when gone
+    z = _NONE
+    for p in range(n):
         hand = hd[p]
-        alive |= hand
-        canon[p] = hand & _JOKER
         if has_nb(hand, mighty):
             where |= p + 1
         if hunter >= 0 and has_nb(hand, hunter):
             where |= (p + 1) << 4
-    for suit in range(4):
-        # a card's relative rank is its place among the suit's cards in play of its
-        # kind (plain from 0, points from 8): the hand's bits gathered at the set bits of
-        # those cards
-        shift = np.uint64(suit * 13)
-        points = (alive & POINT_MASK) >> shift & _RANKS
-        plain = (alive & ~POINT_MASK) >> shift & _RANKS
-        for p in range(n):
-            x = hd[p] >> shift & _RANKS
-            canon[p] |= (pext_nb(x, plain) | pext_nb(x, points) << np.uint64(8)) << shift
-    z = mix64_nb(z * GOLDEN + np.uint64(where))
-    for p in range(n):
-        z = mix64_nb(z * GOLDEN + canon[p])
+        if hand & _JOKER:
+            where |= (p + 1) << 8
+        x = pext_nb(hand, plain) | pext_nb(hand, points) << np.uint64(32)
+        z += mix64_nb(x + np.uint64(p + 1) * GOLDEN)
+    z += mix64_nb(head ^ np.uint64(where) << np.uint64(8))
     return z | np.uint64(1)  # never 0, the empty entry
 
 
@@ -236,7 +240,7 @@ def load_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray, si
 def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray,
              side: int, uses: int, nodes: np.ndarray, tt: np.ndarray, bits: int,
              fs: np.ndarray, hd: np.ndarray, tc: np.ndarray, moves: np.ndarray,
-             frame: np.ndarray, keys: np.ndarray, canon: np.ndarray,
+             frame: np.ndarray, keys: np.ndarray,
              lo: int, hi: int, salt: np.uint64) -> int:
     """The side's final count from a play state: fail-soft alpha-beta with the parts of
     the search ``uses`` names, every line with none (:func:`.dd_nb.dd_window_nb` and
@@ -249,7 +253,7 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
     (:mod:`.borrow_nb`): the views taken a ply are not reference-counted."""
     s0, h0, tr0, params, nodes = borrow(s0), borrow(h0), borrow(tr0), borrow(params), \
         borrow(nodes)
-    tt, keys, canon = borrow(tt), borrow(keys), borrow(canon)
+    tt, keys = borrow(tt), borrow(keys)
     fs, hd, tc, moves, frame = borrow(fs), borrow(hd), borrow(tc), borrow(moves), \
         borrow(frame)
     # -- the contract and the rules, for the whole search ------------------------------
@@ -340,7 +344,7 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
                 if uses & USE_TABLE and k == 0:
                     now[d] = taken
                     keys[d] = key_nb(hp, n, trick_no, f[F_LEADER], f[F_FRIEND_HAS_LED],
-                                     mighty, key_hunter, canon) ^ salt
+                                     mighty, key_hunter) ^ salt
                     e = np.int64(keys[d] >> np.uint64(64 - bits))
                     slot[d] = e
                     if tt[e, 0] == keys[d]:
