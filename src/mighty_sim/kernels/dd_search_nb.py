@@ -1,16 +1,13 @@
 """The double-dummy search's inner loop (:mod:`.dd_nb`): the position of a ply in a few
 words instead of the play state machine's arrays.
 
-A ply keeps the hands, the cards out of play, the trick's cards and, as the batch
-kernel's one-loop play (:mod:`.tricks_nb`) does, the trick's running state: the suit to
-follow, the card winning so far and whether a joker in the trick has power, so that a
-card played updates the winner by one mask test (:func:`.policy_nb.winners_nb`) and
-neither a follower's legal cards nor the move order scan the trick. Where a card played
-can change what the cards before it are worth (a powerless joker led: the second card
-sets the suit; the hunter under the next-player rule, which takes a joker's power), the
-winner is found from the whole trick (:func:`.rules_nb.trick_winner_nb`). The moves, the
-table, the bounds and the order are those :mod:`.dd_nb` describes; the same positions
-are searched in the same order as through the play state machine.
+A ply keeps the hands, the cards out of play, the trick's cards and the trick's running
+state: the suit to follow, the card winning so far and whether a joker in the trick has
+power. A seat's legal cards and a card's effect on that state are the batch kernel's own
+(:func:`.tricks_nb.legal_cards_nb`, :func:`.tricks_nb.trick_after_nb`): a card played
+updates the winner by one mask test, and neither a follower's legal cards nor the move
+order scan the trick. The moves, the table, the bounds and the order are those
+:mod:`.dd_nb` describes.
 
 Ply ``d`` of the work arrays (:func:`.dd_nb.work_nb`): ``fs[d]`` the scalars at the
 ``F_*`` indices, ``hd[d]`` each seat's hand, then the cards out of play at ``D_GONE``
@@ -28,20 +25,12 @@ from .layout import MAX_PLAYERS
 from .params import (
     BID_TRICKS,
     HUNTER_LEAD_DEMAND,
-    HUNTER_NEXT_PLAYER,
     P_BID_UNIT,
-    P_FIRST_NO_HUNTER,
-    P_FIRST_NO_JOKER,
-    P_FIRST_NO_TRUMP,
     P_HAND_SIZE,
     P_HUNTED_POWERLESS,
     P_HUNTER_RULE,
     P_HUNTER_TRICKS,
-    P_JOKER_NO_LEAD,
     P_JOKER_POWERLESS,
-    P_MIGHTY_ANSWERS,
-    P_MIGHTY_LEAD_DEMANDS,
-    P_MIGHTY_SETS_FROM,
     P_TOTAL_POINTS,
 )
 from .play_nb import (
@@ -66,7 +55,6 @@ from .policy_nb import dump_value_nb, winners_nb
 from .rng_nb import GOLDEN, mix64_nb
 from .rules_nb import (
     JOKER_BIT,
-    NO_TRUMP,
     POINT_MASK,
     above_nb,
     bit_nb,
@@ -76,13 +64,13 @@ from .rules_nb import (
     in_tricks_nb,
     is_point_nb,
     lowest_card_nb,
-    mighty_of_nb,
     pext_nb,
     popcount_nb,
     suit_mask_nb,
     suit_to_follow_nb,
     trick_winner_nb,
 )
+from .tricks_nb import TrickRules, legal_cards_nb, trick_after_nb, trick_rules_nb
 
 USE_PRUNING, USE_TABLE, USE_BOUNDS, USE_EQUALS, USE_ORDER = 1, 2, 4, 8, 16
 """The parts of the search: alpha-beta cuts, the table of positions at a trick's start,
@@ -265,31 +253,12 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
     hand_size = params[P_HAND_SIZE]
     by_tricks = params[P_BID_UNIT] == BID_TRICKS
     total = params[P_TOTAL_POINTS]
-    mighty = mighty_of_nb(params, trump)
-    mighty_bit = bit_nb(mighty)
+    r = trick_rules_nb(params, trump, hunter)
+    mighty = r.mighty
     key_hunter = hunter_of_nb(params, trump)
-    special = _JOKER | mighty_bit
+    special = _JOKER | r.mighty_bit
     if key_hunter >= 0:
         special |= bit_nb(key_hunter)
-    hunter_rule = params[P_HUNTER_RULE]
-    lead_demand = hunter_rule == HUNTER_LEAD_DEMAND and hunter >= 0
-    next_player = hunter_rule == HUNTER_NEXT_PLAYER
-    hunted_powerless = params[P_HUNTED_POWERLESS] != 0
-    hunter_tricks = params[P_HUNTER_TRICKS]
-    joker_powerless = params[P_JOKER_POWERLESS]
-    joker_no_lead = params[P_JOKER_NO_LEAD]
-    mighty_answers = params[P_MIGHTY_ANSWERS] != 0
-    mighty_lead_demands = params[P_MIGHTY_LEAD_DEMANDS] != 0
-    mighty_sets_from = params[P_MIGHTY_SETS_FROM]
-    trump_mask = suit_mask_nb(trump) if trump != NO_TRUMP else _NONE
-    first_restrict = _NONE  # cards not to lead to trick 1 while others may be led
-    if params[P_FIRST_NO_TRUMP] and trump != NO_TRUMP:
-        first_restrict |= trump_mask
-    if params[P_FIRST_NO_JOKER]:
-        first_restrict |= _JOKER
-    if params[P_FIRST_NO_HUNTER] and hunter >= 0:
-        first_restrict |= bit_nb(hunter)
-    late_power = next_player and hunted_powerless  # a hunter played takes a joker's power
     prune = uses & USE_PRUNING != 0
     # -- the frames ----------------------------------------------------------------------
     mc, ms, md, mo = moves[0], moves[1], moves[2], moves[3]
@@ -366,40 +335,18 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
                 if seat >= n:
                     seat -= n
                 hand = hp[seat]
-                powered_lead = not in_tricks_nb(joker_powerless, trick_no)
-                # -- the seat's legal cards (rules_nb.legal_plays_nb) --------------------
-                if k == 0:
-                    legal = hand
-                    if (seat == friend and request >= 0 and f[F_FRIEND_HAS_LED] == 0
-                            and hand & suit_mask_nb(request)):
-                        legal = hand & suit_mask_nb(request)
-                    if in_tricks_nb(joker_no_lead, trick_no) and legal & ~_JOKER:
-                        legal &= ~_JOKER
-                    if trick_no == 1 and legal & ~first_restrict:
-                        legal &= ~first_restrict
-                else:
-                    legal = _NONE
-                    if hand & _JOKER:
-                        if next_player:
-                            if hunter >= 0 and tp[k - 1] == hunter:
-                                legal = _JOKER
-                        elif f[F_DEMANDED] == 1:
-                            legal = _JOKER
-                            if mighty_answers:
-                                legal |= hand & mighty_bit
-                    if legal == _NONE:
-                        legal = hand
-                        suit = f[F_SUIT]
-                        if suit >= 0:
-                            follow = hand & suit_mask_nb(suit)
-                            if follow:
-                                legal = follow | (hand & (mighty_bit | _JOKER))
+                powered_lead = not in_tricks_nb(r.joker_powerless, trick_no)
+                request_now = -1
+                if k == 0 and seat == friend and f[F_FRIEND_HAS_LED] == 0:
+                    request_now = request
+                legal = legal_cards_nb(r, hand, k, trick_no, request_now, f[F_SUIT],
+                                       f[F_DEMANDED] == 1, tp[k - 1] if k > 0 else -1)
                 if uses & USE_EQUALS:
                     legal = distinct_of_nb(hand, hp[D_GONE], legal, special)
                 # -- the moves (play_nb.moves_nb): a joker led with power once a suit,
                 # the card that may demand the joker both ways -------------------------
                 demand_card = -1
-                if (k == 0 and lead_demand and in_tricks_nb(hunter_tricks, trick_no)
+                if (k == 0 and r.lead_demand and in_tricks_nb(r.hunter_tricks, trick_no)
                         and not hand & _JOKER):
                     demand_card = hunter
                 count = 0
@@ -423,7 +370,7 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
                 ours[d] = mine
                 # -- their order -----------------------------------------------------------
                 if uses & USE_ORDER:
-                    _order_nb(hp, tp, f, seat, side, n, mine, trump, mighty, late_power,
+                    _order_nb(hp, tp, f, seat, side, n, mine, trump, mighty, r.late_power,
                               powered_lead, params, mc[d], count, mo[d], sc)
                     if k == 0 and killer[d] >= 0:
                         _first_nb(mc[d], ms[d], md[d], mo[d], count, killer[d])
@@ -447,9 +394,7 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
         if nxt[d] < nm[d] and not (prune and alpha[d] >= beta[d]):
             i = mo[d, nxt[d]]
             _play_nb(fs[d], hd[d], tc[d], fs[d + 1], hd[d + 1], tc[d + 1], n, mc[d, i],
-                     ms[d, i], md[d, i] == 1, side, friend, trump, mighty, hunter, lead_demand,
-                     hunted_powerless, hunter_tricks, joker_powerless, mighty_lead_demands,
-                     mighty_sets_from, late_power, params)
+                     ms[d, i], md[d, i] == 1, side, friend, trump, r, params)
             alpha[d + 1], beta[d + 1] = alpha[d], beta[d]
             d += 1
             entering = True
@@ -477,10 +422,7 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
 @njit(cache=True, inline="always")
 def _play_nb(f: np.ndarray, hp: np.ndarray, tp: np.ndarray, g: np.ndarray, hq: np.ndarray,
              tq: np.ndarray, n: int, card: int, named: int, demand: bool, side: int,
-             friend: int, trump: int, mighty: int, hunter: int, lead_demand: bool,
-             hunted_powerless: bool, hunter_tricks: int, joker_powerless: int,
-             mighty_lead_demands: bool, mighty_sets_from: int, late_power: bool,
-             params: np.ndarray) -> None:
+             friend: int, trump: int, r: TrickRules, params: np.ndarray) -> None:
     """Ply ``g``/``hq``/``tq``: ply ``f``/``hp``/``tp`` after ``card`` is played (naming
     ``named`` for a joker led, ``demand`` for the hunter led), as
     :func:`.tricks_nb.play_tricks_nb` places a card and closes a trick."""
@@ -491,7 +433,6 @@ def _play_nb(f: np.ndarray, hp: np.ndarray, tp: np.ndarray, g: np.ndarray, hq: n
     k = f[F_K]
     for i in range(k):
         tq[i] = tp[i]
-    trick_no = f[F_TRICK_NO]
     seat = f[F_LEADER] + k
     if seat >= n:
         seat -= n
@@ -501,42 +442,21 @@ def _play_nb(f: np.ndarray, hp: np.ndarray, tp: np.ndarray, g: np.ndarray, hq: n
     in_trick = hp[D_TRICK] | b
     if is_point_nb(card):
         g[F_TRICK_POINTS] += 1
-    powered_lead = not in_tricks_nb(joker_powerless, trick_no)
     if k == 0:
         g[F_JOKER_SUIT] = named
         g[F_DEMANDED] = 1 if demand else 0
         if seat == friend:
             g[F_FRIEND_HAS_LED] = 1
-        if card == JOKER_BIT:
-            g[F_SUIT] = named if powered_lead else -1
-        elif card == mighty and not mighty_lead_demands:
-            g[F_SUIT] = -1
-        else:
-            g[F_SUIT] = card // 13
-        power = powered_lead
-        if (demand and lead_demand and in_tricks_nb(hunter_tricks, trick_no)
-                and card == hunter):
-            power = powered_lead and not hunted_powerless
-        g[F_POWER] = 1 if power else 0
-        g[F_WIN] = 0
-    else:
-        if mighty_sets_from > 0 and trick_no >= mighty_sets_from and card == mighty:
-            g[F_SUIT] = mighty // 13
-        if k == 1 and tp[0] == JOKER_BIT and not powered_lead:
-            g[F_SUIT] = card // 13  # a powerless joker led: the second card sets the suit
-            g[F_WIN] = trick_winner_nb(tq, 2, trump, trick_no, f[F_JOKER_SUIT],
-                                       f[F_DEMANDED] == 1, params)
-        elif late_power:
-            g[F_WIN] = trick_winner_nb(tq, k + 1, trump, trick_no, f[F_JOKER_SUIT],
-                                       f[F_DEMANDED] == 1, params)
-        elif winners_nb(b, tp[f[F_WIN]], g[F_SUIT], trump, mighty, f[F_POWER] == 1):
-            g[F_WIN] = k
+    suit, win, power = trick_after_nb(r, tq, k, named, demand, f[F_SUIT], f[F_WIN],
+                                      f[F_POWER] == 1, trump, f[F_TRICK_NO],
+                                      g[F_JOKER_SUIT], g[F_DEMANDED] == 1, params)
     if k + 1 < n:
+        g[F_SUIT], g[F_WIN], g[F_POWER] = suit, win, 1 if power else 0
         g[F_K] = k + 1
         hq[D_TRICK] = in_trick
         return
     # -- the trick's end (play_nb.end_trick_nb) ------------------------------------------
-    winner = f[F_LEADER] + g[F_WIN]
+    winner = f[F_LEADER] + win
     if winner >= n:
         winner -= n
     if (side >> winner) & 1:
@@ -546,7 +466,7 @@ def _play_nb(f: np.ndarray, hp: np.ndarray, tp: np.ndarray, g: np.ndarray, hq: n
     hq[D_GONE] = hp[D_GONE] | in_trick
     hq[D_TRICK] = _NONE
     g[F_LEADER] = winner
-    g[F_TRICK_NO] = trick_no + 1
+    g[F_TRICK_NO] = f[F_TRICK_NO] + 1
     g[F_K] = 0
     g[F_JOKER_SUIT] = -1
     g[F_DEMANDED] = 0
@@ -673,22 +593,17 @@ def follower_wins_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.nd
         seat = (s[S_LEADER] + i) % n
         hands[seat] |= bit_nb(tr[i])
     load_nb(start, hands, tr, params, 0, f[0], hd[0], tc[0])
-    hunter = s[S_HUNTER]
-    late_power = params[P_HUNTER_RULE] == HUNTER_NEXT_PLAYER and params[P_HUNTED_POWERLESS] != 0
+    r = trick_rules_nb(params, trump, s[S_HUNTER])
     for i in range(k):
         _play_nb(f[0], hd[0], tc[0], f[1], hd[1], tc[1], n, tr[i],
                  s[S_JOKER_SUIT] if i == 0 else -1, i == 0 and s[S_DEMANDED] == 1, 0,
-                 s[S_FRIEND], trump, mighty_of_nb(params, trump), hunter,
-                 params[P_HUNTER_RULE] == HUNTER_LEAD_DEMAND and hunter >= 0,
-                 params[P_HUNTED_POWERLESS] != 0, params[P_HUNTER_TRICKS],
-                 params[P_JOKER_POWERLESS], params[P_MIGHTY_LEAD_DEMANDS] != 0,
-                 params[P_MIGHTY_SETS_FROM], late_power, params)
+                 s[S_FRIEND], trump, r, params)
         f[0, :] = f[1]
         hd[0, :] = hd[1]
         tc[0, :] = tc[1]
     powered_lead = not in_tricks_nb(params[P_JOKER_POWERLESS], s[S_TRICK_NO])
-    if late_power or (k == 1 and tr[0] == JOKER_BIT and not powered_lead):
+    if r.late_power or (k == 1 and tr[0] == JOKER_BIT and not powered_lead):
         return False, _NONE, -1
-    wins = winners_nb(cards, tc[0, f[0, F_WIN]], f[0, F_SUIT], trump, mighty_of_nb(params, trump),
+    wins = winners_nb(cards, tc[0, f[0, F_WIN]], f[0, F_SUIT], trump, r.mighty,
                       f[0, F_POWER] == 1)
     return True, wins, (f[0, F_LEADER] + f[0, F_WIN]) % n

@@ -12,10 +12,14 @@ joker led: the second card sets the suit; a hunter played after the joker takes 
 power under the next-player rule), the winner is found from the whole trick. With two
 decks the seats decide on card kinds and play a kind's lowest copy (:mod:`.play_nb`). The
 play state ``s``/``h``/``tr`` (:mod:`.play_nb`) is read at the start and left as
-``play_until_nb`` leaves it at the end of the deal.
+``play_until_nb`` leaves it at the end of the deal. A seat's legal cards and a card's
+effect on the trick (:func:`legal_cards_nb`, :func:`trick_after_nb`) serve the
+double-dummy search too (:mod:`.dd_search_nb`).
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -89,6 +93,118 @@ _JOKER = np.uint64(1) << np.uint64(JOKER_BIT)
 _NONE = np.uint64(0)
 
 
+class TrickRules(NamedTuple):
+    """The profile's rules for the cards of a trick under one contract
+    (:func:`trick_rules_nb`), read once a deal by the one-loop play and the double-dummy
+    search."""
+
+    mighty: int
+    mighty_bit: np.uint64
+    hunter: int
+    lead_demand: bool  # the hunter led may demand the joker
+    next_player: bool  # the joker must follow the hunter
+    hunted_powerless: bool
+    hunter_tricks: int
+    joker_powerless: int
+    joker_no_lead: int
+    mighty_answers: bool
+    mighty_lead_demands: bool
+    mighty_sets_from: int
+    first_restrict: np.uint64  # cards not to lead to trick 1 while others may be led
+    late_power: bool  # a card played after a joker can take its power
+
+
+@njit(cache=True, inline="always")
+def trick_rules_nb(params: np.ndarray, trump: int, hunter: int) -> TrickRules:
+    """The rules of the cards of a trick under ``trump``, ``hunter`` the hunter (-1
+    none)."""
+    mighty = mighty_of_nb(params, trump)
+    hunter_rule = params[P_HUNTER_RULE]
+    next_player = hunter_rule == HUNTER_NEXT_PLAYER
+    hunted_powerless = params[P_HUNTED_POWERLESS] != 0
+    first_restrict = _NONE
+    if params[P_FIRST_NO_TRUMP] and trump != NO_TRUMP:
+        first_restrict |= suit_mask_nb(trump)
+    if params[P_FIRST_NO_JOKER]:
+        first_restrict |= _JOKER
+    if params[P_FIRST_NO_HUNTER] and hunter >= 0:
+        first_restrict |= bit_nb(hunter)
+    return TrickRules(mighty, bit_nb(mighty), hunter,
+                      hunter_rule == HUNTER_LEAD_DEMAND and hunter >= 0, next_player,
+                      hunted_powerless, params[P_HUNTER_TRICKS], params[P_JOKER_POWERLESS],
+                      params[P_JOKER_NO_LEAD], params[P_MIGHTY_ANSWERS] != 0,
+                      params[P_MIGHTY_LEAD_DEMANDS] != 0, params[P_MIGHTY_SETS_FROM],
+                      first_restrict, next_player and hunted_powerless)
+
+
+@njit(cache=True, inline="always")
+def legal_cards_nb(r: TrickRules, hand: np.uint64, k: int, trick_no: int, request: int,
+                   suit: int, demanded: bool, previous: int) -> np.uint64:
+    """The legal cards of ``hand`` (:func:`.rules_nb.legal_plays_nb`) from the trick's
+    running state: ``k`` cards played, ``request`` the suit the seat must lead if it can
+    (-1 none), ``suit`` the suit to follow, ``previous`` the card played before."""
+    if k == 0:
+        legal = hand
+        if request >= 0 and hand & suit_mask_nb(request):
+            legal = hand & suit_mask_nb(request)
+        if in_tricks_nb(r.joker_no_lead, trick_no) and legal & ~_JOKER:
+            legal &= ~_JOKER
+        if trick_no == 1 and legal & ~r.first_restrict:
+            legal &= ~r.first_restrict
+        return legal
+    legal = _NONE
+    if hand & _JOKER:
+        if r.next_player:
+            if r.hunter >= 0 and previous == r.hunter:
+                legal = _JOKER
+        elif demanded:
+            legal = _JOKER
+            if r.mighty_answers:
+                legal |= hand & r.mighty_bit
+    if legal == _NONE:
+        legal = hand
+        if suit >= 0:
+            follow = hand & suit_mask_nb(suit)
+            if follow:
+                legal = follow | (hand & (r.mighty_bit | _JOKER))
+    return legal
+
+
+@njit(cache=True, inline="always")
+def trick_after_nb(r: TrickRules, tr: np.ndarray, k: int, named: int, demand: bool,
+                   suit: int, win: int, power: bool, trump: int, trick_no: int,
+                   joker_suit: int, demanded: bool, params: np.ndarray
+                   ) -> tuple[int, int, bool]:
+    """The trick's running state after its ``k``-th card ``tr[k]`` (naming ``named`` and
+    demanding ``demand`` when led): (the suit to follow, the index of the card winning
+    so far, whether a joker in the trick has power). ``joker_suit`` and ``demanded``
+    are the lead's."""
+    card = tr[k]
+    powered_lead = not in_tricks_nb(r.joker_powerless, trick_no)
+    if k == 0:
+        if card == JOKER_BIT:
+            suit = named if powered_lead else -1
+        elif card == r.mighty and not r.mighty_lead_demands:
+            suit = -1
+        else:
+            suit = card // 13
+        power = powered_lead
+        if (demand and r.lead_demand and in_tricks_nb(r.hunter_tricks, trick_no)
+                and card == r.hunter):
+            power = powered_lead and not r.hunted_powerless
+        return suit, 0, power
+    if r.mighty_sets_from > 0 and trick_no >= r.mighty_sets_from and card == r.mighty:
+        suit = r.mighty // 13
+    if k == 1 and tr[0] == JOKER_BIT and not powered_lead:
+        suit = card // 13  # a powerless joker led: the second card sets the suit
+        win = trick_winner_nb(tr, 2, trump, trick_no, joker_suit, demanded, params)
+    elif r.late_power:
+        win = trick_winner_nb(tr, k + 1, trump, trick_no, joker_suit, demanded, params)
+    elif winners_nb(bit_nb(card), tr[win], suit, trump, r.mighty, power):
+        win = k
+    return suit, win, power
+
+
 @njit(cache=True, inline="always")
 def _partners_nb(n: int, declarer: int, friend: int, revealed: bool, kind: int) -> int:
     """Every seat's known partners (``play_nb.partners_of_nb``), seat s's mask at bits
@@ -118,28 +234,7 @@ def play_tricks_nb(
     called = s[S_CALLED]
     request = s[S_REQUEST]
     hunter = s[S_HUNTER]
-    mighty = mighty_of_nb(params, trump)
-    mighty_bit = bit_nb(mighty)
-    hunter_rule = params[P_HUNTER_RULE]
-    lead_demand = hunter_rule == HUNTER_LEAD_DEMAND and hunter >= 0
-    next_player = hunter_rule == HUNTER_NEXT_PLAYER
-    hunted_powerless = params[P_HUNTED_POWERLESS] != 0
-    hunter_tricks = params[P_HUNTER_TRICKS]
-    joker_powerless = params[P_JOKER_POWERLESS]
-    joker_no_lead = params[P_JOKER_NO_LEAD]
-    mighty_answers = params[P_MIGHTY_ANSWERS] != 0
-    mighty_lead_demands = params[P_MIGHTY_LEAD_DEMANDS] != 0
-    mighty_sets_from = params[P_MIGHTY_SETS_FROM]
-    trump_mask = suit_mask_nb(trump) if trump != NO_TRUMP else _NONE
-    first_restrict = _NONE  # cards not to lead to trick 1 while others may be led
-    if params[P_FIRST_NO_TRUMP] and trump != NO_TRUMP:
-        first_restrict |= trump_mask
-    if params[P_FIRST_NO_JOKER]:
-        first_restrict |= _JOKER
-    if params[P_FIRST_NO_HUNTER] and hunter >= 0:
-        first_restrict |= bit_nb(hunter)
-    # whether a joker's power can be lost to a card played after it
-    late_power = next_player and hunted_powerless
+    r = trick_rules_nb(params, trump, hunter)
     hunter_bit = bit_nb(hunter) if hunter >= 0 else _NONE
     friend = s[S_FRIEND]
     kind = s[S_KIND]
@@ -152,8 +247,8 @@ def play_tricks_nb(
     k0 = s[S_K]  # cards already in the first trick
     noise_in_1000 = int(noise * 1000.0)
     while trick_no <= hand_size:
-        powered_lead = not in_tricks_nb(joker_powerless, trick_no)
-        hunt_now = lead_demand and in_tricks_nb(hunter_tricks, trick_no)
+        powered_lead = not in_tricks_nb(r.joker_powerless, trick_no)
+        hunt_now = r.lead_demand and in_tricks_nb(r.hunter_tricks, trick_no)
         joker_suit = -1
         demanded = False
         suit = -1  # the suit to follow
@@ -166,7 +261,7 @@ def play_tricks_nb(
             demanded = s[S_DEMANDED] == 1
             suit = suit_to_follow_nb(tr, k0, trump, trick_no, joker_suit, params)
             if demanded and hunt_now and tr[0] == hunter:
-                joker_power = powered_lead and not hunted_powerless
+                joker_power = powered_lead and not r.hunted_powerless
             win = trick_winner_nb(tr, k0, trump, trick_no, joker_suit, demanded, params)
             for i in range(k0):
                 in_trick |= bit_nb(tr[i])
@@ -178,31 +273,11 @@ def play_tricks_nb(
         for k in range(k0, n):
             hand = fold_nb(h[seat], h[H_PLANE1 + seat]) if two else h[seat]
             # -- the seat's legal cards (rules_nb.legal_plays_nb) ------------------------
-            if k == 0:
-                legal = hand
-                if (seat == friend and request >= 0 and not friend_has_led
-                        and hand & suit_mask_nb(request)):
-                    legal = hand & suit_mask_nb(request)
-                if in_tricks_nb(joker_no_lead, trick_no) and legal & ~_JOKER:
-                    legal &= ~_JOKER
-                if trick_no == 1 and legal & ~first_restrict:
-                    legal &= ~first_restrict
-            else:
-                legal = _NONE
-                if hand & _JOKER:
-                    if next_player:
-                        if hunter >= 0 and tr[k - 1] == hunter:
-                            legal = _JOKER
-                    elif demanded:
-                        legal = _JOKER
-                        if mighty_answers:
-                            legal |= hand & mighty_bit
-                if legal == _NONE:
-                    legal = hand
-                    if suit >= 0:
-                        follow = hand & suit_mask_nb(suit)
-                        if follow:
-                            legal = follow | (hand & (mighty_bit | _JOKER))
+            request_now = -1
+            if k == 0 and seat == friend and not friend_has_led:
+                request_now = request
+            legal = legal_cards_nb(r, hand, k, trick_no, request_now, suit, demanded,
+                                   tr[k - 1] if k > 0 else -1)
             # -- the seat's decision ---------------------------------------------------------
             demand_card = -1
             if k == 0 and hunt_now and not hand & _JOKER:
@@ -216,18 +291,18 @@ def play_tricks_nb(
             elif k == 0:  # the heuristic leader (policy_nb.play_decide_nb's lead)
                 card, named, demand = lead_nb(hand, legal, trump, trick_no, demand_card,
                                               seat == declarer or seat == friend, seen,
-                                              mighty, powered_lead, hunter_tricks)
+                                              r.mighty, powered_lead, r.hunter_tricks)
             elif not (k == 1 and tr[0] == JOKER_BIT) and not (
-                    late_power and legal & hunter_bit and in_trick & _JOKER):
+                    r.late_power and legal & hunter_bit and in_trick & _JOKER):
                 # the follower from the winning card, suit and joker power kept here (where
                 # policy_nb.play_decide_nb's "simple" holds)
                 win_seat = leader + win
                 if win_seat >= n:
                     win_seat -= n
-                power = joker_power and not (late_power and in_trick & hunter_bit)
+                power = joker_power and not (r.late_power and in_trick & hunter_bit)
                 partner_wins = (partners >> (8 * seat + win_seat)) & 1 == 1
                 card = follow_nb(legal, tr[win], partner_wins, True, _NONE, suit, power,
-                                 trick_points, k == n - 1, trick_no, trump, mighty)
+                                 trick_points, k == n - 1, trick_no, trump, r.mighty)
                 named, demand = -1, False
             else:
                 card, named, demand = play_decide_nb(
@@ -256,25 +331,9 @@ def play_tricks_nb(
                 demanded = demand
                 if seat == friend:
                     friend_has_led = True
-                if card == JOKER_BIT:
-                    suit = joker_suit if powered_lead else -1
-                elif card == mighty and not mighty_lead_demands:
-                    suit = -1
-                else:
-                    suit = card // 13
-                if demanded and hunt_now and card == hunter:
-                    joker_power = powered_lead and not hunted_powerless
-            else:
-                if mighty_sets_from > 0 and trick_no >= mighty_sets_from and card == mighty:
-                    suit = mighty // 13
-                if k == 1 and tr[0] == JOKER_BIT and not powered_lead:
-                    suit = card // 13  # a powerless joker led: the second card sets the suit
-                    win = trick_winner_nb(tr, 2, trump, trick_no, joker_suit, demanded, params)
-                elif late_power:
-                    win = trick_winner_nb(tr, k + 1, trump, trick_no, joker_suit, demanded,
-                                          params)
-                elif winners_nb(bit_nb(card), tr[win], suit, trump, mighty, joker_power):
-                    win = k
+            suit, win, joker_power = trick_after_nb(r, tr, k, named, demand, suit, win,
+                                                    joker_power, trump, trick_no, joker_suit,
+                                                    demanded, params)
             seat += 1
             if seat == n:
                 seat = 0
