@@ -382,8 +382,8 @@ def show(dataset: Path, deal: int, par_from: int | None) -> None:
 @click.option("--from-trick", type=click.IntRange(min=1), default=5, show_default=True,
               help="Solve from the start of this trick, the tricks before it replayed as "
                    "played (first-trick friend mode: trick 2 at the earliest). Each trick "
-                   "earlier costs six to eight times the time: a standard deal's median "
-                   "is about 15 ms from trick 5, 100 ms from trick 4; whole deals (trick "
+                   "earlier costs five to seven times the time: a standard deal's median "
+                   "is about 5 ms from trick 5, 30 ms from trick 4; whole deals (trick "
                    "1) take seconds to minutes each, too long for a run's deals.")
 @click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1,
               show_default=True, help="Worker processes.")
@@ -607,8 +607,8 @@ seconds to minutes to solve (the option's help; figures in docs/odds.md)."""
               help="'double-dummy' adds each contract's success when the cards are "
                    "played double dummy (every hand seen, best play on both sides) after "
                    "the players' exchange and friend call, on the same deals. Slow: a "
-                   "deal and strain take seconds to minutes of CPU (median about 10 s, "
-                   "the slowest several minutes), solved on every core.")
+                   "deal and strain take seconds to minutes of CPU (median about 4 s, "
+                   "the slowest about two minutes), solved on every core.")
 @_format_option("table", "json")
 def odds(hand: str, blind: str, profile: str, samples: int | None, seed: int, players: str,
          play: str, fmt: str) -> None:
