@@ -475,7 +475,7 @@ def _play_nb(f: np.ndarray, hp: np.ndarray, tp: np.ndarray, g: np.ndarray, hq: n
     g[F_WIN] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _order_nb(hp: np.ndarray, tp: np.ndarray, f: np.ndarray, seat: int, side: int, n: int,
               mine: int, trump: int, mighty: int, late_power: bool, powered_lead: bool,
               params: np.ndarray, mc: np.ndarray, nm: int, order: np.ndarray,
@@ -554,7 +554,7 @@ def _order_nb(hp: np.ndarray, tp: np.ndarray, f: np.ndarray, seat: int, side: in
             j -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _first_nb(mc: np.ndarray, ms: np.ndarray, md: np.ndarray, order: np.ndarray, nm: int,
               code: int) -> None:
     """Move the move ``code`` (:func:`move_code_nb`), if it is among the ``nm`` moves,
