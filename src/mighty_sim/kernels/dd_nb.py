@@ -10,7 +10,7 @@ first trick is over, so the search starts from trick 2 there. The value is what 
 contract counts: the side's points (the discards included), or its tricks in trick-bid
 profiles.
 
-:func:`dd_value_nb` is an alpha-beta search (:func:`.dd_search_nb.solve_nb`, each ply's
+:func:`dd_value_nb` is an alpha-beta search (:func:`.dd_solve_nb.solve_nb`, each ply's
 position in a few words) with a transposition table of the positions at a trick's start
 (keyed on every hand in relative ranks, the leader and the trick; storing bounds on what
 the side takes from there on), moves ordered by what they do to the trick, a lead that
@@ -26,28 +26,25 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import njit
-from .dd_search_nb import N_D, N_F, solve_nb
-from .dd_search_nb import USE_BOUNDS as USE_BOUNDS
-from .dd_search_nb import USE_EQUALS as USE_EQUALS
-from .dd_search_nb import USE_ORDER as USE_ORDER
-from .dd_search_nb import USE_PRUNING as USE_PRUNING
-from .dd_search_nb import USE_TABLE as USE_TABLE
-from .dd_search_nb import follower_wins_nb as follower_wins_nb
+from .dd_solve_nb import N_D, N_F, load_nb, range_nb, solve_nb
+from .dd_solve_nb import USE_BOUNDS as USE_BOUNDS
+from .dd_solve_nb import USE_EQUALS as USE_EQUALS
+from .dd_solve_nb import USE_ORDER as USE_ORDER
+from .dd_solve_nb import USE_PRUNING as USE_PRUNING
+from .dd_solve_nb import USE_TABLE as USE_TABLE
+from .dd_solve_nb import follower_wins_nb as follower_wins_nb
 from .layout import MAX_PLAYERS
-from .params import BID_TRICKS, MODE_FIRST_TRICK, P_BID_UNIT, P_HAND_SIZE, P_TOTAL_POINTS
+from .params import MODE_FIRST_TRICK
 from .play_nb import (
     MAX_MOVES,
-    S_CAPTURED,
     S_DECLARER,
     S_FRIEND,
-    S_K,
     S_MODE,
     S_N,
     S_TRICK_NO,
-    S_WON,
 )
 from .rng_nb import GOLDEN, mix64_nb
-from .rules_nb import POINT_MASK, bit_nb, popcount_nb
+from .rules_nb import popcount_nb
 
 MAX_PLIES = 64
 """Cards left to play, at most (a one-deck deal plays at most 53)."""
@@ -56,7 +53,7 @@ TT_BITS = 22
 of `standard`) up; 2**(TT_BITS - 2) at most with fewer, and fewer still for short
 endings (:func:`table_bits_nb`)."""
 USE_ALL = USE_PRUNING | USE_TABLE | USE_BOUNDS | USE_EQUALS | USE_ORDER
-"""Every part of the search (:mod:`.dd_search_nb`'s ``USE_*`` bits)."""
+"""Every part of the search (:mod:`.dd_solve_nb`'s ``USE_*`` bits)."""
 
 
 @njit(cache=True)
@@ -69,40 +66,6 @@ def side_of_nb(s: np.ndarray) -> int:
     if s[S_FRIEND] >= 0:
         side |= 1 << s[S_FRIEND]
     return side
-
-
-@njit(cache=True)
-def _taken_nb(s: np.ndarray, params: np.ndarray, side: int) -> int:
-    """What the side has taken so far, counted as at the end of the play (``result_nb``):
-    its tricks, or the points no opponent has taken (the discards' among them)."""
-    if params[P_BID_UNIT] == BID_TRICKS:
-        tricks = 0
-        for p in range(s[S_N]):
-            if (side >> p) & 1:
-                tricks += s[S_WON + p]
-        return tricks
-    others = 0
-    for p in range(s[S_N]):
-        if not (side >> p) & 1:
-            others += s[S_CAPTURED + p]
-    return params[P_TOTAL_POINTS] - others
-
-
-@njit(cache=True)
-def _range_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
-              side: int) -> tuple[int, int]:
-    """The least and the most the side can end with from here: what it has, and that
-    plus every point (or trick) still in play."""
-    if params[P_BID_UNIT] == BID_TRICKS:
-        have = _taken_nb(s, params, side)
-        return have, have + params[P_HAND_SIZE] - s[S_TRICK_NO] + 1
-    in_play = np.uint64(0)
-    for p in range(s[S_N]):
-        in_play |= h[p]
-    for i in range(s[S_K]):
-        in_play |= bit_nb(tr[i])
-    most = _taken_nb(s, params, side)  # every point no opponent has taken
-    return most - popcount_nb(in_play & POINT_MASK), most
 
 
 @njit(cache=True)
@@ -131,7 +94,7 @@ def table_bits_nb(s: np.ndarray, h: np.ndarray) -> int:
 def work_nb(bits: int
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                        np.ndarray]:
-    """The arrays of a search (:func:`.dd_search_nb.solve_nb`): an empty table of
+    """The arrays of a search (:func:`.dd_solve_nb.solve_nb`): an empty table of
     2**``bits`` entries, then the work space of the plies; a caller solving many
     positions keeps them (:func:`dd_target_work_nb`)."""
     tt = np.zeros((1 << bits, 2), np.uint64)
@@ -187,7 +150,8 @@ def dd_target_work_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.n
     tt, fs, hd, tc, moves, frame, keys = work
     bits = table_bits_nb(s, h)
     salt = mix64_nb(np.uint64(solve) * GOLDEN) & ~np.uint64(1)
-    lower, upper = _range_nb(s, h, tr, params, side)  # the value lies in [lower, upper]
+    load_nb(s, h, tr, params, side, fs[0], hd[0], tc[0])
+    lower, upper = range_nb(fs[0], hd[0], s[S_N], params)  # the value lies in [lower, upper]
     lower, upper = max(lower, lo), min(upper, hi)
     g = guess
     while lower < upper:

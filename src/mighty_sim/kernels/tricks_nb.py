@@ -14,7 +14,7 @@ decks the seats decide on card kinds and play a kind's lowest copy (:mod:`.play_
 play state ``s``/``h``/``tr`` (:mod:`.play_nb`) is read at the start and left as
 ``play_until_nb`` leaves it at the end of the deal. A seat's legal cards and a card's
 effect on the trick (:func:`legal_cards_nb`, :func:`trick_after_nb`) serve the
-double-dummy search too (:mod:`.dd_search_nb`).
+double-dummy search too (:mod:`.dd_solve_nb`).
 """
 
 from __future__ import annotations

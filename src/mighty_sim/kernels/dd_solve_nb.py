@@ -224,6 +224,21 @@ def load_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray, si
     f[F_POWER] = 1 if power else 0
 
 
+@njit(cache=True, inline="always")
+def range_nb(f: np.ndarray, hp: np.ndarray, n: int, params: np.ndarray) -> tuple[int, int]:
+    """The least and the most the side can end with from ply ``f``/``hp``: what it has
+    taken (its tricks, or the points no opponent has taken, the discards' among them),
+    and that plus every point (or trick) still in play."""
+    if params[P_BID_UNIT] == BID_TRICKS:
+        have = f[F_SIDE_TRICKS]
+        return have, have + params[P_HAND_SIZE] - f[F_TRICK_NO] + 1
+    most = params[P_TOTAL_POINTS] - f[F_OTHERS]
+    in_play = hp[D_TRICK]
+    for p in range(n):
+        in_play |= hp[p]
+    return most - popcount_nb(in_play & POINT_MASK), most
+
+
 @njit(cache=True)
 def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray,
              side: int, uses: int, nodes: np.ndarray, tt: np.ndarray, bits: int,
@@ -285,22 +300,13 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
             f, hp, tp = fs[d], hd[d], tc[d]
             trick_no = f[F_TRICK_NO]
             k = f[F_K]
-            if by_tricks:
-                taken = f[F_SIDE_TRICKS]
-            else:
-                taken = total - f[F_OTHERS]
+            taken = f[F_SIDE_TRICKS] if by_tricks else total - f[F_OTHERS]
             known = trick_no > hand_size
             if known:  # the play is over
                 value = taken
             elif uses & USE_BOUNDS:  # what the side can still gain or lose bounds the value
                 if k == 0 or d == 0:  # within a trick nothing is taken: the ply before's
-                    if by_tricks:
-                        rlo[d], rhi[d] = taken, taken + hand_size - trick_no + 1
-                    else:
-                        in_play = hp[D_TRICK]
-                        for p in range(n):
-                            in_play |= hp[p]
-                        rlo[d], rhi[d] = taken - popcount_nb(in_play & POINT_MASK), taken
+                    rlo[d], rhi[d] = range_nb(f, hp, n, params)
                 else:
                     rlo[d], rhi[d] = rlo[d - 1], rhi[d - 1]
                 lo, hi = rlo[d], rhi[d]
