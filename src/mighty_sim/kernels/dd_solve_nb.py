@@ -50,6 +50,7 @@ from .play_nb import (
     S_TRICK_NO,
     S_TRUMP,
     S_WON,
+    moves_of_nb,
 )
 from .policy_nb import dump_value_nb, winners_nb
 from .rng_nb import GOLDEN, mix64_nb
@@ -349,28 +350,13 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
                                        f[F_DEMANDED] == 1, tp[k - 1] if k > 0 else -1)
                 if uses & USE_EQUALS:
                     legal = distinct_of_nb(hand, hp[D_GONE], legal, special)
-                # -- the moves (play_nb.moves_nb): a joker led with power once a suit,
-                # the card that may demand the joker both ways -------------------------
+                # -- the moves (play_nb.moves_nb) -----------------------------------------
                 demand_card = -1
                 if (k == 0 and r.lead_demand and in_tricks_nb(r.hunter_tricks, trick_no)
                         and not hand & _JOKER):
                     demand_card = hunter
-                count = 0
-                x = legal
-                while x:
-                    c = lowest_card_nb(x)
-                    x &= ~bit_nb(c)
-                    if k == 0 and c == JOKER_BIT and powered_lead:
-                        for named in range(4):
-                            mc[d, count], ms[d, count], md[d, count] = c, named, 0
-                            count += 1
-                    elif c == demand_card:
-                        for dem in range(2):
-                            mc[d, count], ms[d, count], md[d, count] = c, -1, dem
-                            count += 1
-                    else:
-                        mc[d, count], ms[d, count], md[d, count] = c, -1, 0
-                        count += 1
+                count = moves_of_nb(legal, k == 0 and powered_lead, demand_card, mc[d],
+                                    ms[d], md[d])
                 nm[d] = count
                 mine = (side >> seat) & 1
                 ours[d] = mine

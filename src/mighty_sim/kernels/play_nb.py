@@ -452,15 +452,23 @@ def moves_nb(
     (at most ``MAX_MOVES``): (card, joker suit named or -1, demand 0/1), a card once, a
     joker led with power once a suit, the card that may demand the joker both ways.
     Returns how many. The moves the PIMC player and the double-dummy search weigh."""
-    lead = s[S_K] == 0
     powered = not in_tricks_nb(params[P_JOKER_POWERLESS], s[S_TRICK_NO])
-    demand_card = demand_card_nb(s, h, seat, params)
+    return moves_of_nb(legal, s[S_K] == 0 and powered, demand_card_nb(s, h, seat, params),
+                       mc, ms, md)
+
+
+@njit(cache=True, inline="always")
+def moves_of_nb(legal: np.uint64, joker_names: bool, demand_card: int, mc: np.ndarray,
+                ms: np.ndarray, md: np.ndarray) -> int:
+    """The moves of :func:`moves_nb` from a seat's legal cards: ``joker_names`` when a
+    joker played now is led with power (once a suit), ``demand_card`` the card that may
+    demand the joker (both ways; -1 none). Returns how many."""
     nm = 0
     x = legal
     while x:
         c = lowest_card_nb(x)
         x &= ~bit_nb(c)
-        if lead and c == JOKER_BIT and powered:
+        if joker_names and c == JOKER_BIT:
             for suit in range(4):
                 mc[nm], ms[nm], md[nm] = c, suit, 0
                 nm += 1
