@@ -13,6 +13,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
+from mighty_sim.kernels.layout import N_POLICY_PARAMS, PP_NT_MARGIN
 from mighty_sim.kernels.params import compile_profile
 from mighty_sim.kernels.policy_nb import keep_value_nb, least_wanted_nb, strength_nb
 from mighty_sim.kernels.rules_nb import mighty_of_nb
@@ -109,3 +110,68 @@ def test_legal_bids_counted_and_picked_as_listed(name: str) -> None:
         assert legal_bid_count_nb(params, *high) == len(legal), high
         assert [kth_legal_bid_nb(params, *high, k) for k in range(len(legal))] == legal
         assert kth_legal_bid_nb(params, *high, len(legal)) == (-1, -1)
+
+
+def _best_strain_by_definition(hand: int, params: np.ndarray, pp: np.ndarray
+                               ) -> tuple[int, float]:
+    """The first suit of the highest ``strength_nb``; NT when its NT edge reaches the
+    margin, with the higher of the two strengths."""
+    from mighty_sim.kernels.policy_nb import nt_edge_nb
+
+    h = np.uint64(hand)
+    strengths = [strength_nb(h, t, params) for t in range(4)]
+    best = max(range(4), key=lambda t: (strengths[t], -t))
+    if nt_edge_nb(h, params) >= pp[PP_NT_MARGIN]:
+        return 4, max(strengths[best], strength_nb(h, 4, params))
+    return best, strengths[best]
+
+
+@pytest.mark.parametrize("name", ONE_DECK)
+def test_strength_in_tenths_and_the_best_strain(name: str) -> None:
+    """The integer strength is the float one in exact tenths, and the strain the auction
+    picks from it (floats summed only for the suits of the top tenths) is the first of
+    the highest float strengths: among the hands are suits of equal tenths whose float
+    sums differ in the last bit, where picking by tenths alone would take another suit."""
+    from mighty_sim.kernels.policy_nb import best_strain_nb, strength_tenths_nb
+
+    params, hands = _random_hands(name, 11)
+    pp = np.zeros(N_POLICY_PARAMS)
+    split_ties = 0
+    for margin in (-100.0, 1.0, 100.0):
+        pp[PP_NT_MARGIN] = margin
+        for hand in hands:
+            h = np.uint64(hand)
+            tenths = [strength_tenths_nb(h, t, params) for t in range(5)]
+            floats = [strength_nb(h, t, params) for t in range(5)]
+            assert tenths == [round(f * 10) for f in floats], hex(hand)
+            assert best_strain_nb(h, params, pp) == _best_strain_by_definition(
+                hand, params, pp), (hex(hand), margin)
+            top = [t for t in range(4) if tenths[t] == max(tenths[:4])]
+            split_ties += len({floats[t] for t in top}) > 1
+    assert split_ties > 0
+
+
+def _nt_edge_by_definition(hand: int, params: np.ndarray) -> float:
+    """The NT edge's terms (docs/players.md) added one by one."""
+    mighty = mighty_of_nb(params, 4)
+    edge = -10.0 + (5.5 if hand >> 52 & 1 else 0.0) + (0.5 if hand >> mighty & 1 else 0.0)
+    longest = 0
+    for suit in range(4):
+        cards = hand >> 13 * suit & 0x1FFF
+        longest = max(longest, bin(cards).count("1"))
+        edge += 3.75 if cards >> 11 & 1 else 0.0
+        edge += 1.0 if cards >> 12 & 1 and suit * 13 + 12 != mighty else 0.0
+        run = 0
+        while run < 13 and cards >> (12 - run) & 1:
+            run += 1
+        edge += 3.25 * run
+    return edge - 2.5 * longest
+
+
+@pytest.mark.parametrize("name", ONE_DECK)
+def test_nt_edge_is_the_sum_of_its_terms(name: str) -> None:
+    from mighty_sim.kernels.policy_nb import nt_edge_nb
+
+    params, hands = _random_hands(name, 13)
+    for hand in hands:
+        assert nt_edge_nb(np.uint64(hand), params) == _nt_edge_by_definition(hand, params)

@@ -69,6 +69,7 @@ from .params import (
     P_HUNTER_TRICKS,
     P_JOKER_POWERLESS,
     P_MAX_BID,
+    P_MIGHTY,
     P_TOTAL_POINTS,
 )
 from .rng_nb import below_nb, chance_nb
@@ -87,7 +88,6 @@ from .rules_nb import (
     is_point_nb,
     joker_has_power_nb,
     kth_card_nb,
-    leading_zeros,
     lowest_card_nb,
     mighty_of_nb,
     popcount_nb,
@@ -101,6 +101,27 @@ PASS = -1
 _RANK_0 = np.uint64(sum(1 << (13 * s) for s in range(4)))  # the 2 of every suit
 _JOKER_MASK = np.uint64(1 << JOKER_BIT)
 _RANKS = np.uint64(0x1FFF)  # the 13 ranks of one suit
+
+
+def _suit_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per 13-bit suit pattern (rank r at bit r), in whole tenths of ``strength_nb``: the
+    suit as trump, as a side suit, as a side suit in NT; and in quarters of
+    ``nt_edge_nb``, its king, its ace and the cards running down from the ace."""
+    n = np.array([bin(c).count("1") for c in range(1 << 13)])
+    c = np.arange(1 << 13)
+    ace, king, queen = (c >> 12) & 1, (c >> 11) & 1, (c >> 10) & 1
+    guarded = king & ((ace == 1) | (n >= 3))
+    trump = 10 * n + 10 * ace + 7 * king + 4 * queen + 5 * np.maximum(n - 5, 0)
+    side = 10 * ace + 4 * guarded
+    nt_side = 13 * ace + 5 * guarded + 5 * np.where(ace == 1, np.maximum(n - 4, 0), 0)
+    run = np.array([next(k for k in range(14) if k == 13 or not v >> (12 - k) & 1)
+                    for v in range(1 << 13)])
+    edge = 15 * king + 4 * ace + 13 * run
+    return (trump.astype(np.int16), side.astype(np.int16), nt_side.astype(np.int16),
+            edge.astype(np.int16))
+
+
+_TRUMP_T, _SIDE_T, _NT_SIDE_T, _EDGE_Q = _suit_tables()
 
 
 # -- hand strength ------------------------------------------------------------------------
@@ -142,41 +163,93 @@ def nt_edge_nb(hand: np.uint64, params: np.ndarray) -> float:
     """How much better a hand suits NT than its best suit: an estimate, in units of
     `standard`'s payout at the bid, of NT's expected payout minus the best suit's. Its
     weights are a least-squares fit to ``mighty-sim odds`` over 2,500 `standard` auction
-    winners (docs/players.md): the joker and kings, which win without trumps, and cards
-    running down from a suit's ace count for NT; a long suit, which would make a good
-    trump, counts against it. (Every term is a multiple of 1/4, so the sum is exact in
-    any order: a suit's run from the ace counts at once.)"""
+    winners (docs/players.md): the joker (5.5) and kings (3.75), which win without
+    trumps, aces but Mighty (1), Mighty (0.5) and each card running down from a suit's
+    ace (3.25) count for NT; each card of the longest suit (2.5), which would make a good
+    trump, counts against it, from a base of -10. Every term is a multiple of 1/4, so the
+    edge is summed in whole quarters (a suit's terms read from one table) and is exact."""
     mighty = mighty_of_nb(params, NO_TRUMP)
-    edge = -10.0
+    q = -40
     if has_nb(hand, JOKER_BIT):
-        edge += 5.5
+        q += 22
     if has_nb(hand, mighty):
-        edge += 0.5
+        q += 2
+        if mighty % 13 == 12:
+            q -= 4  # Mighty's ace is not an ace here
     longest = 0
     for suit in range(4):
-        cards = hand & suit_mask_nb(suit)
+        cards = (hand >> np.uint64(13 * suit)) & _RANKS
         longest = max(longest, popcount_nb(cards))
-        top = suit * 13 + 12
-        if has_nb(cards, top - 1):
-            edge += 3.75
-        if top != mighty and has_nb(cards, top):
-            edge += 1.0
-        # the cards running down from the ace: the leading ones of the suit moved to the
-        # top of the word
-        run = leading_zeros(~(cards << np.uint64(63 - top)))
-        edge += 3.25 * run
-    return edge - 2.5 * longest
+        q += _EDGE_Q[cards]
+    return (q - 10 * longest) * 0.25
+
+
+@njit(cache=True, inline="always")
+def strength_tenths_nb(hand: np.uint64, trump: int, params: np.ndarray) -> int:
+    """``strength_nb`` in exact tenths, in integers (a suit's terms read from one table):
+    its every term is a whole number of tenths, so two strains whose tenths differ differ
+    in ``strength_nb`` the same way (its rounding is far below a tenth); only equal tenths
+    need the float sums."""
+    mighty = mighty_of_nb(params, trump)
+    t = 25 if has_nb(hand, mighty) else 0
+    t += 20 if has_nb(hand, JOKER_BIT) else 0
+    rest = hand & ~bit_nb(mighty)
+    for suit in range(4):
+        cards = (rest >> np.uint64(13 * suit)) & _RANKS
+        if suit == trump:
+            t += _TRUMP_T[cards]
+        elif trump == NO_TRUMP:
+            t += _NT_SIDE_T[cards]
+        else:
+            t += _SIDE_T[cards]
+    return t
+
+
+@njit(cache=True, inline="always")
+def _suit_tenths_nb(hand: np.uint64, params: np.ndarray) -> tuple[int, int, int, int]:
+    """``strength_tenths_nb`` of the four suits as trump: the side suits' sum shared, the
+    strain whose Mighty is another card (its suit holds the usual Mighty) apart."""
+    m0 = params[P_MIGHTY]
+    rest = hand & ~bit_nb(m0)
+    c0, c1 = rest & _RANKS, (rest >> np.uint64(13)) & _RANKS
+    c2, c3 = (rest >> np.uint64(26)) & _RANKS, (rest >> np.uint64(39)) & _RANKS
+    s0, s1, s2, s3 = _SIDE_T[c0], _SIDE_T[c1], _SIDE_T[c2], _SIDE_T[c3]
+    base = (25 if has_nb(hand, m0) else 0) + (20 if has_nb(hand, JOKER_BIT) else 0)
+    base += s0 + s1 + s2 + s3
+    t0, t1 = base - s0 + _TRUMP_T[c0], base - s1 + _TRUMP_T[c1]
+    t2, t3 = base - s2 + _TRUMP_T[c2], base - s3 + _TRUMP_T[c3]
+    own = m0 // 13  # under this suit as trump, Mighty is the alternative card
+    if own == 0:
+        t0 = strength_tenths_nb(hand, 0, params)
+    elif own == 1:
+        t1 = strength_tenths_nb(hand, 1, params)
+    elif own == 2:
+        t2 = strength_tenths_nb(hand, 2, params)
+    elif own == 3:
+        t3 = strength_tenths_nb(hand, 3, params)
+    return t0, t1, t2, t3
 
 
 @njit(cache=True, inline="always")
 def best_strain_nb(hand: np.uint64, params: np.ndarray, pp: np.ndarray) -> tuple[int, float]:
     """The heuristic's strain for a hand and that strain's strength: NT when its NT edge
-    (``nt_edge_nb``) reaches the player's NT margin, else the strongest suit."""
-    best, best_s = 0, -1.0
-    for t in range(4):
-        s = strength_nb(hand, t, params)
-        if s > best_s:
-            best, best_s = t, s
+    (``nt_edge_nb``) reaches the player's NT margin, else the strongest suit (the first
+    of the strongest by ``strength_nb``). The suits are ranked in exact tenths
+    (``strength_tenths_nb``); the float strengths are summed only for the suits at the
+    top, where they decide between equal tenths."""
+    t0, t1, t2, t3 = _suit_tenths_nb(hand, params)
+    top = max(max(t0, t1), max(t2, t3))
+    if (t0 == top) + (t1 == top) + (t2 == top) + (t3 == top) == 1:
+        best = 0 if t0 == top else 1 if t1 == top else 2 if t2 == top else 3
+        best_s = strength_nb(hand, best, params)
+    else:  # equal tenths: the first of the highest float sums
+        best, best_s = 0, -1.0
+        for t in range(4):
+            tenths = t0 if t == 0 else t1 if t == 1 else t2 if t == 2 else t3
+            if tenths == top:
+                s = strength_nb(hand, t, params)
+                if s > best_s:
+                    best, best_s = t, s
     if nt_edge_nb(hand, params) >= pp[PP_NT_MARGIN]:
         return NO_TRUMP, max(best_s, strength_nb(hand, NO_TRUMP, params))
     return best, best_s
@@ -272,6 +345,23 @@ def exchange_decide_nb(
     return d0, d1
 
 
+@njit(cache=True, inline="always")
+def _side_keep_nb(rank: int, length: int, has_ace: bool) -> int:
+    """``keep_value_nb`` of a side card (not Mighty, not the joker) of ``rank`` in a suit of
+    ``length`` cards, as the whole number it is."""
+    if rank == 12:
+        return rank + 20
+    v = rank
+    if rank == 11 and has_ace:
+        v += 10
+    if not has_ace:
+        if length <= 2:
+            v -= 8
+        if rank >= 8:
+            v -= 2
+    return v
+
+
 @njit(cache=True)
 def least_wanted_nb(hand: np.uint64, trump: int, params: np.ndarray) -> int:
     """The card of a non-empty hand the heuristic declarer least wants to keep
@@ -281,27 +371,34 @@ def least_wanted_nb(hand: np.uint64, trump: int, params: np.ndarray) -> int:
     on the suit's length and ace, and rises with the rank but where a side suit without
     its ace makes a 10 or higher worth 2 less (``keep_value_nb``). So each suit offers at
     most two candidates, its lowest card and, without the ace, its lowest point card;
-    Mighty and the joker (100) only when nothing else is left."""
+    Mighty and the joker (100) only when nothing else is left. Every value is a whole
+    number, so the values are compared as integers, with the card below them in one key
+    (the lowest card on a tie)."""
     special = bit_nb(mighty_of_nb(params, trump)) | _JOKER_MASK
-    best_c, best_v = -1, 1e9
+    plain = hand & ~special
+    best_key = 1 << 30
     for suit in range(4):
-        cards = hand & suit_mask_nb(suit) & ~special
+        shift = np.uint64(13 * suit)
+        cards = (plain >> shift) & _RANKS
         if not cards:
             continue
-        c = lowest_card_nb(cards)
-        v = keep_value_nb(hand, c, trump, params)
-        if suit != trump and not has_nb(hand, suit * 13 + 12):
-            points = cards & POINT_MASK
-            if points:
-                c1 = lowest_card_nb(points)
-                v1 = keep_value_nb(hand, c1, trump, params)
-                if v1 < v:
-                    c, v = c1, v1
-        if v < best_v:
-            best_c, best_v = c, v
-    if best_c < 0:
+        r = lowest_card_nb(cards)
+        if suit == trump:
+            key = (30 + r) * 64 + 13 * suit + r
+        else:
+            whole = (hand >> shift) & _RANKS
+            length = popcount_nb(whole)
+            has_ace = whole >> np.uint64(12) != 0
+            key = _side_keep_nb(r, length, has_ace) * 64 + 13 * suit + r
+            if not has_ace:
+                points = cards >> np.uint64(8)
+                if points:
+                    r1 = lowest_card_nb(points) + 8
+                    key = min(key, _side_keep_nb(r1, length, has_ace) * 64 + 13 * suit + r1)
+        best_key = min(best_key, key)
+    if best_key == 1 << 30:
         return lowest_card_nb(hand & special)
-    return best_c
+    return best_key & 63
 
 
 @njit(cache=True)
@@ -315,9 +412,8 @@ def contract_decide_nb(
         if others == 0 or chance_nb(st, 1, 2):
             return bid, trump
         return kth_other_contract_nb(params, bid, trump, below_nb(st, others))
-    cur = strength_nb(hand, trump, params)
     best, best_s = best_strain_nb(hand, params, pp)
-    if best != trump and best_s >= cur + pp[PP_CHANGE_MARGIN]:
+    if best != trump and best_s >= strength_nb(hand, trump, params) + pp[PP_CHANGE_MARGIN]:
         need = min_contract_bid_nb(params, bid, trump, best)
         if need > 0 and need <= bid_ceiling_nb(best_s, pp, params):
             return need, best
