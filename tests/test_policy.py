@@ -3,8 +3,10 @@ every size for every strain of every one-deck profile (their Mighty differs): th
 the declarer least wants to keep (``least_wanted_nb``, which values at most two cards a
 suit) against every card's ``keep_value_nb``; the hand strength (``strength_nb``)
 against the sum of its terms written out in Python, to the last bit (the auction's
-ceilings round it down: a term added in another order can move a bid); the random
-bidder's count and choice of legal bids against the bids listed one by one."""
+ceilings round it down: a term added in another order can move a bid); the strength in
+integer tenths and the strain the auction picks from them against the float strengths;
+the NT edge against its terms; the random bidder's count and choice of legal bids
+against the bids listed one by one."""
 
 from __future__ import annotations
 
@@ -15,9 +17,16 @@ import pytest
 
 from mighty_sim.kernels.layout import N_POLICY_PARAMS, PP_NT_MARGIN
 from mighty_sim.kernels.params import compile_profile
-from mighty_sim.kernels.policy_nb import keep_value_nb, least_wanted_nb, strength_nb
+from mighty_sim.kernels.policy_nb import (
+    best_strain_nb,
+    keep_value_nb,
+    least_wanted_nb,
+    nt_edge_nb,
+    strength_nb,
+    strength_tenths_nb,
+)
 from mighty_sim.kernels.rules_nb import mighty_of_nb
-from mighty_sim.rules.cards import cards_of
+from mighty_sim.rules.cards import cards_of, parse_cards
 from mighty_sim.rules.profile import BUILTIN_PROFILES, load_profile
 
 ONE_DECK = [n for n in BUILTIN_PROFILES if load_profile(n).deck_copies == 1]
@@ -116,8 +125,6 @@ def _best_strain_by_definition(hand: int, params: np.ndarray, pp: np.ndarray
                                ) -> tuple[int, float]:
     """The first suit of the highest ``strength_nb``; NT when its NT edge reaches the
     margin, with the higher of the two strengths."""
-    from mighty_sim.kernels.policy_nb import nt_edge_nb
-
     h = np.uint64(hand)
     strengths = [strength_nb(h, t, params) for t in range(4)]
     best = max(range(4), key=lambda t: (strengths[t], -t))
@@ -131,9 +138,7 @@ def test_strength_in_tenths_and_the_best_strain(name: str) -> None:
     """The integer strength is the float one in exact tenths, and the strain the auction
     picks from it (floats summed only for the suits of the top tenths) is the first of
     the highest float strengths: among the hands are suits of equal tenths whose float
-    sums differ in the last bit, where picking by tenths alone would take another suit."""
-    from mighty_sim.kernels.policy_nb import best_strain_nb, strength_tenths_nb
-
+    sums differ in the last bit."""
     params, hands = _random_hands(name, 11)
     pp = np.zeros(N_POLICY_PARAMS)
     split_ties = 0
@@ -149,6 +154,19 @@ def test_strength_in_tenths_and_the_best_strain(name: str) -> None:
             top = [t for t in range(4) if tenths[t] == max(tenths[:4])]
             split_ties += len({floats[t] for t in top}) > 1
     assert split_ties > 0
+
+
+def test_equal_tenths_go_to_the_higher_float_sum() -> None:
+    """Diamonds and clubs both count 4.8 here, but clubs' float sum ends a bit above
+    diamonds' (4.800000000000001): the strain the auction always took is clubs, and a
+    pick by tenths alone would take diamonds (such hands are about 1 in 10,000)."""
+    params = compile_profile(load_profile("standard"))
+    hand = np.uint64(parse_cards("KS 5S 4S QH QD 10D 6D AC QC 10C"))
+    assert [strength_tenths_nb(hand, t, params) for t in range(4)] == [47, 28, 48, 48]
+    assert strength_nb(hand, 2, params) < strength_nb(hand, 3, params)
+    pp = np.zeros(N_POLICY_PARAMS)
+    pp[PP_NT_MARGIN] = 100.0
+    assert best_strain_nb(hand, params, pp) == (3, strength_nb(hand, 3, params))
 
 
 def _nt_edge_by_definition(hand: int, params: np.ndarray) -> float:
@@ -170,8 +188,6 @@ def _nt_edge_by_definition(hand: int, params: np.ndarray) -> float:
 
 @pytest.mark.parametrize("name", ONE_DECK)
 def test_nt_edge_is_the_sum_of_its_terms(name: str) -> None:
-    from mighty_sim.kernels.policy_nb import nt_edge_nb
-
     params, hands = _random_hands(name, 13)
     for hand in hands:
         assert nt_edge_nb(np.uint64(hand), params) == _nt_edge_by_definition(hand, params)

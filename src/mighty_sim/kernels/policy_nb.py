@@ -107,15 +107,14 @@ def _suit_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per 13-bit suit pattern (rank r at bit r), in whole tenths of ``strength_nb``: the
     suit as trump, as a side suit, as a side suit in NT; and in quarters of
     ``nt_edge_nb``, its king, its ace and the cards running down from the ace."""
-    n = np.array([bin(c).count("1") for c in range(1 << 13)])
-    c = np.arange(1 << 13)
-    ace, king, queen = (c >> 12) & 1, (c >> 11) & 1, (c >> 10) & 1
+    bits = (np.arange(1 << 13)[:, None] >> np.arange(13)) & 1  # pattern x rank
+    n = bits.sum(axis=1)
+    ace, king, queen = bits[:, 12], bits[:, 11], bits[:, 10]
     guarded = king & ((ace == 1) | (n >= 3))
     trump = 10 * n + 10 * ace + 7 * king + 4 * queen + 5 * np.maximum(n - 5, 0)
     side = 10 * ace + 4 * guarded
     nt_side = 13 * ace + 5 * guarded + 5 * np.where(ace == 1, np.maximum(n - 4, 0), 0)
-    run = np.array([next(k for k in range(14) if k == 13 or not v >> (12 - k) & 1)
-                    for v in range(1 << 13)])
+    run = np.cumprod(bits[:, ::-1], axis=1).sum(axis=1)  # the ranks held from the ace down
     edge = 15 * king + 4 * ace + 13 * run
     return (trump.astype(np.int16), side.astype(np.int16), nt_side.astype(np.int16),
             edge.astype(np.int16))
@@ -299,25 +298,32 @@ def auction_decide_nb(
 
 
 @njit(cache=True, inline="always")
+def _side_keep_nb(rank: int, length: int, has_ace: bool) -> int:
+    """``keep_value_nb`` of a side card (not Mighty, not the joker) of ``rank`` in a suit of
+    ``length`` cards, the suit's ace held or not: a whole number."""
+    if rank == 12:
+        return rank + 20
+    v = rank
+    if rank == 11 and has_ace:
+        v += 10
+    if not has_ace:
+        if length <= 2:
+            v -= 8  # void a short side suit
+        if rank >= 8:
+            v -= 2  # bury a doubtful point
+    return v
+
+
+@njit(cache=True, inline="always")
 def keep_value_nb(hand: np.uint64, card: int, trump: int, params: np.ndarray) -> float:
-    """How much the heuristic declarer wants to keep a card."""
+    """How much the heuristic declarer wants to keep a card (a whole number)."""
     if card == JOKER_BIT or card == mighty_of_nb(params, trump):
         return 100.0
     suit, rank = card // 13, card % 13
     if suit == trump:
         return 30.0 + rank
-    v = float(rank)
-    length = popcount_nb(hand & suit_mask_nb(suit))
-    has_ace = has_nb(hand, suit * 13 + 12)
-    if rank == 12:
-        return v + 20.0
-    if rank == 11 and has_ace:
-        v += 10.0
-    if length <= 2 and not has_ace:
-        v -= 8.0  # void a short side suit
-    if rank >= 8 and not has_ace:
-        v -= 2.0  # bury a doubtful point
-    return v
+    return float(_side_keep_nb(rank, popcount_nb(hand & suit_mask_nb(suit)),
+                               has_nb(hand, suit * 13 + 12)))
 
 
 @njit(cache=True)
@@ -343,23 +349,6 @@ def exchange_decide_nb(
         else:
             d0 |= bit_nb(card)
     return d0, d1
-
-
-@njit(cache=True, inline="always")
-def _side_keep_nb(rank: int, length: int, has_ace: bool) -> int:
-    """``keep_value_nb`` of a side card (not Mighty, not the joker) of ``rank`` in a suit of
-    ``length`` cards, as the whole number it is."""
-    if rank == 12:
-        return rank + 20
-    v = rank
-    if rank == 11 and has_ace:
-        v += 10
-    if not has_ace:
-        if length <= 2:
-            v -= 8
-        if rank >= 8:
-            v -= 2
-    return v
 
 
 @njit(cache=True)
