@@ -31,7 +31,7 @@ from collections.abc import Callable
 from functools import cache
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from ..kernels import cache_dir, sources_key
 
@@ -145,7 +145,7 @@ def build(folder: Path | None = None) -> Path:
             cc.target_cpu = "host"
             cc.verbose = False
             cc.export("play_games", SIGNATURE)(  # type: ignore[no-untyped-call]
-                play_games_nb.py_func)
+                cast(Any, play_games_nb).py_func)  # the dispatcher's Python function
             cc.compile()
             built = Path(tmp) / cc.output_file
             os.replace(built, target)

@@ -1,13 +1,27 @@
 """Numba's ``njit`` and ``prange`` for the kernels, with the compile cache in
 :func:`mighty_sim.kernels.cache_dir` (Numba picks a function's cache folder when it is
 decorated, so this is set before any kernel module defines one). A ``NUMBA_CACHE_DIR``
-the user set is left as it is."""
+the user set is left as it is.
+
+``njit(..., nrt=False)`` compiles a function without Numba's runtime (Numba's internal
+``_nrt`` flag): no reference counting of the arrays it passes around, which in the hot
+loops costs a call per array and a spill of the loop's registers around each call. The
+functions it calls inherit the setting unless they set ``nrt`` themselves, so it is given
+once, on a kernel's loop below the function that allocates its work arrays. Without the
+runtime a function cannot allocate (Numba refuses to compile ``np.zeros`` there), so a
+function that allocates says ``nrt=True``; such a function called from a loop without the
+runtime still frees what it allocates. What a function without the runtime receives must
+be kept alive by its caller, as with :func:`.borrow_nb.borrow`.
+"""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from typing import Any, TypeVar, overload
 
-from numba import njit, prange
+from numba import njit as _numba_njit
+from numba import prange
 from numba.core import config
 
 from . import cache_dir
@@ -16,3 +30,27 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
     config.CACHE_DIR = str(cache_dir())
 
 __all__ = ["njit", "prange"]
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@overload
+def njit(fn: F, /) -> F: ...
+@overload
+def njit(*, nrt: bool | None = None, **options: Any) -> Callable[[F], F]: ...
+def njit(*args: Any, nrt: bool | None = None, **options: Any) -> Any:
+    """``numba.njit``; ``nrt`` True or False sets whether the function (and, when False,
+    what it calls that does not set it) runs with Numba's reference counting; None
+    inherits the caller's setting (Numba's default: with it).
+
+    >>> import numpy as np
+    >>> @njit(nrt=False)
+    ... def first(a):
+    ...     return a[0]
+    >>> int(first(np.arange(3)))
+    0
+    """
+    if nrt is not None:
+        options["_nrt"] = nrt
+    return _numba_njit(*args, **options)

@@ -90,7 +90,7 @@ def table_bits_nb(s: np.ndarray, h: np.ndarray) -> int:
     return min(TT_BITS if left >= 40 else TT_BITS - 2, 8 + left // 2)
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=True)
 def work_nb(bits: int
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                        np.ndarray]:

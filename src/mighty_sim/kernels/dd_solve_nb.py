@@ -561,7 +561,7 @@ def _first_nb(mc: np.ndarray, ms: np.ndarray, md: np.ndarray, order: np.ndarray,
             return
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=True)
 def follower_wins_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
                      cards: np.uint64) -> tuple[bool, np.uint64, int]:
     """For the seat to play in a trick under way, what the search's move order knows:

@@ -238,7 +238,8 @@ def play_attempt_nb(
     two = params[P_DECK_COPIES] == 2
     # -- shuffle (Fisher-Yates, as DealStream.shuffled) and deal in packets (s.2.1) --------
     deck = scratch_i[0]
-    deck[:deck_size] = deck_cards[:deck_size]
+    for i in range(deck_size):
+        deck[i] = deck_cards[i]
     shuffle_nb(st, deck, deck_size)
     hands = scratch_u[0]  # the first deck's cards at seat, the second's at H_PLANE1 + seat
     hands[:] = 0

@@ -40,7 +40,7 @@ from .play_nb import N_H, N_S
 from .rng_nb import attempt_index_nb, below_nb, dealer_index_nb, seed_stream_nb
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=True)
 def play_games_nb(
     seed: np.uint64, game_start: int, n_games: int, ledger: int, target: float,
     policies: np.ndarray,
@@ -62,7 +62,7 @@ def play_games_nb(
     st = np.zeros(1, np.uint64)
     scratch_i = np.zeros((4, max(params[P_DECK_SIZE], N_S)), np.int64)
     scratch_u = np.zeros((3, N_H), np.uint64)
-    scratch_f = np.zeros((2, MAX_PLAYERS), np.float64)
+    scratch_f = np.zeros((3, MAX_PLAYERS), np.float64)
     # the arrays stay alive in this frame while the callee uses borrowed views of them
     return _play_games_nb(seed, game_start, n_games, ledger, target, policies, pp, params,
                           deck_cards,
@@ -70,7 +70,7 @@ def play_games_nb(
                           scratch_f)
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=False)
 def _play_games_nb(
     seed: np.uint64, game_start: int, n_games: int, ledger: int, target: float,
     policies: np.ndarray,
@@ -96,7 +96,7 @@ def _play_games_nb(
     # at most HISTORY calls a row and HISTORY entries a row of capacity, it never fills
     # before the rows do
     h_used = 0
-    totals = np.zeros(MAX_PLAYERS, np.float64)
+    totals = scratch_f[2]  # a game's payouts so far
     for g in range(n_games):
         game = game_start + g
         game_row, game_t = row, t_used  # a game that does not fit is dropped whole

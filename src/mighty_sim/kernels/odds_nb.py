@@ -22,7 +22,7 @@ from .rng_nb import seed_stream_nb, shuffle_nb
 from .rules_nb import bit_nb
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=True)
 def odds_nb(
     seed: np.uint64, hand: np.uint64, blind_known: np.uint64, samples: int, trump: int,
     params: np.ndarray, deck_cards: np.ndarray, policies: np.ndarray, pp: np.ndarray,
@@ -50,7 +50,7 @@ def odds_nb(
                      pp, ri, ru, rf, rest, deck, scratch_u, st, scratch_i, ti, record_tricks)
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=False)
 def _odds_samples_nb(
     seed: np.uint64, hand: np.uint64, blind_known: np.uint64, samples: int, trump: int,
     params: np.ndarray, deck_cards: np.ndarray, policies: np.ndarray, pp: np.ndarray,
@@ -71,7 +71,8 @@ def _odds_samples_nb(
     t_used = 0
     for k in range(samples):
         seed_stream_nb(st, seed, np.uint64(k))
-        deck[:] = rest[:m]
+        for i in range(m):
+            deck[i] = rest[i]
         shuffle_nb(st, deck, m)
         hands[:] = 0
         hands[0] = hand

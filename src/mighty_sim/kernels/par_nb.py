@@ -73,7 +73,7 @@ def _replay_trick_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, ti: np.ndarra
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=True)
 def recorded_position_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, r: int, t: int,
                          params: np.ndarray, from_trick: int, s: np.ndarray, h: np.ndarray,
                          tr: np.ndarray) -> int:
@@ -109,7 +109,7 @@ def recorded_count_nb(ri: np.ndarray, r: int, params: np.ndarray) -> int:
     return int(ri[r, R_TRICKS] if params[P_BID_UNIT] == BID_TRICKS else ri[r, R_POINTS])
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=True)
 def first_tricks_nb(rows: int, ti: np.ndarray) -> np.ndarray:
     """Each row's first trick row in ``ti`` (-1 for none)."""
     first = np.full(rows, -1, np.int64)
@@ -129,7 +129,7 @@ def par_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarray,
     par_rows_nb(ri, ru, ti, params, from_trick, 0, ri.shape[0], -1, 1 << 30, out)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, nrt=True)
 def par_rows_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarray,
                 from_trick: int, r0: int, r1: int, lo: int, hi: int, out: np.ndarray
                 ) -> None:

@@ -66,7 +66,7 @@ from .rules_nb import bit_nb, has_nb, kth_card_nb, lowest_card_nb, popcount_nb
 from .tricks_nb import play_tricks_nb
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=True)
 def sample_world_nb(
     st: np.ndarray, s: np.ndarray, h: np.ndarray, tr: np.ndarray, me: int, w: np.ndarray,
 ) -> bool:
@@ -158,7 +158,7 @@ def sample_world_nb(
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=True)
 def pimc_decide_nb(
     pp_row: np.ndarray, st: np.ndarray, s: np.ndarray, h: np.ndarray, tr: np.ndarray,
     seat: int, legal: np.uint64, params: np.ndarray,
@@ -222,7 +222,7 @@ def pimc_decide_nb(
     return mc[best], ms[best], md[best] == 1
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=True)
 def worlds_after_nb(
     seed: np.uint64, hands: np.ndarray, discards: np.uint64, declarer: int,
     trump: int, mode: int, called: int, params: np.ndarray, policies: np.ndarray,
