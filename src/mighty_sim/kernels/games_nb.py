@@ -11,7 +11,6 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import njit
-from .borrow_nb import borrow
 from .deal_nb import play_attempt_nb
 from .layout import (
     G_ATTEMPT,
@@ -63,7 +62,7 @@ def play_games_nb(
     scratch_i = np.zeros((4, max(params[P_DECK_SIZE], N_S)), np.int64)
     scratch_u = np.zeros((3, N_H), np.uint64)
     scratch_f = np.zeros((3, MAX_PLAYERS), np.float64)
-    # the arrays stay alive in this frame while the callee uses borrowed views of them
+    # the arrays stay alive in this frame while the callee, without Numba's runtime, uses them
     return _play_games_nb(seed, game_start, n_games, ledger, target, policies, pp, params,
                           deck_cards,
                           record_tricks, rg, ri, ru, rf, rw, rh, ti, st, scratch_i, scratch_u,
@@ -79,14 +78,8 @@ def _play_games_nb(
     rh: np.ndarray, ti: np.ndarray, st: np.ndarray, scratch_i: np.ndarray, scratch_u: np.ndarray,
     scratch_f: np.ndarray,
 ) -> tuple[int, int, int]:
-    # borrowed views: no reference counting in the calls below (see borrow_nb); every
-    # array here is an argument, owned by the caller for the whole call
-    st, scratch_i, scratch_u = borrow(st), borrow(scratch_i), borrow(scratch_u)
-    scratch_f = borrow(scratch_f)
-    policies, pp, params, deck_cards = borrow(policies), borrow(pp), borrow(params), \
-        borrow(deck_cards)
-    rg, ri, ru, rf, rw, rh, ti = borrow(rg), borrow(ri), borrow(ru), borrow(rf), borrow(rw), \
-        borrow(rh), borrow(ti)
+    # without Numba's runtime (see _jit), here and in every kernel called below that does
+    # not allocate: no array passed in a call is reference-counted
     n = params[P_PLAYERS]
     cap = ri.shape[0]
     tcap = ti.shape[0]

@@ -13,7 +13,6 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import njit, prange
-from .borrow_nb import borrow
 from .deal_nb import play_contract_nb
 from .layout import U_BLIND
 from .params import P_BLIND_SIZE, P_HAND_SIZE, P_MIN_BID, P_PLAYERS
@@ -45,7 +44,7 @@ def odds_nb(
     scratch_u = np.zeros((2, N_H), np.uint64)
     st = np.zeros(1, np.uint64)
     scratch_i = np.zeros((4, max(deck_cards.shape[0], N_S)), np.int64)
-    # the arrays stay alive in this frame while the callee uses borrowed views of them
+    # the arrays stay alive in this frame while the callee, without Numba's runtime, uses them
     _odds_samples_nb(seed, hand, blind_known, samples, trump, params, deck_cards, policies,
                      pp, ri, ru, rf, rest, deck, scratch_u, st, scratch_i, ti, record_tricks)
 
@@ -58,11 +57,6 @@ def _odds_samples_nb(
     scratch_u: np.ndarray, st: np.ndarray, scratch_i: np.ndarray, ti: np.ndarray,
     record_tricks: bool,
 ) -> None:
-    # borrowed views: no reference counting in the calls below (see borrow_nb)
-    params, deck_cards, policies, pp = borrow(params), borrow(deck_cards), borrow(policies), \
-        borrow(pp)
-    ri, ru, rf, rest, deck = borrow(ri), borrow(ru), borrow(rf), borrow(rest), borrow(deck)
-    scratch_u, st, scratch_i, ti = borrow(scratch_u), borrow(st), borrow(scratch_i), borrow(ti)
     n = params[P_PLAYERS]
     hand_size = params[P_HAND_SIZE]
     blind_size = params[P_BLIND_SIZE]

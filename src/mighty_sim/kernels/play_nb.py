@@ -20,8 +20,8 @@ is played as its lowest copy, of two identical cards the first played wins, and 
 friend is the first player other than the declarer to play a copy of the called card
 (``s[S_FRIEND]`` is -1 until then).
 
-``play_until_nb`` plays the random and heuristic seats' cards (in one loop: the kernels
-pay for every array passed to a call, see :mod:`.borrow_nb`) and stops when a PIMC seat
+``play_until_nb`` plays the random and heuristic seats' cards (in one loop: a call
+that passes arrays costs more than the work of a card) and stops when a PIMC seat
 is to play, which then decides and plays with ``apply_play_nb``; the deal is over when
 ``s[S_TRICK_NO]`` passes the hand size. :func:`.tricks_nb.play_tricks_nb` is the same play
 in one loop with the trick's state in local variables, for the batch kernels.
