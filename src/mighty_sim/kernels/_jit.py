@@ -11,7 +11,11 @@ once, on a kernel's loop below the function that allocates its work arrays. With
 runtime a function cannot allocate (Numba refuses to compile ``np.zeros`` there), so a
 function that allocates says ``nrt=True``; such a function called from a loop without the
 runtime still frees what it allocates. What a function without the runtime receives must
-be kept alive by its caller, as with :func:`.borrow_nb.borrow`.
+be kept alive by its caller, as with :func:`.borrow_nb.borrow`, and it returns no array (its
+caller would count a reference that was never taken). Numba keeps one compiled version of
+a function per signature: a helper first compiled for a caller with the runtime serves the
+loop without it too, correct and only slower (the ahead-of-time module, built in a process
+of its own, always has the loop's own versions).
 """
 
 from __future__ import annotations
