@@ -171,11 +171,6 @@ def pimc_decide_nb(
     nm = moves_nb(s, h, seat, legal, params, mc, ms, md)
     if nm == 1:
         return mc[0], ms[0], md[0] == 1
-    worlds = max(1, int(pp_row[PP_WORLDS]))
-    rollouts = max(1, int(pp_row[PP_ROLLOUTS]))
-    noise = pp_row[PP_NOISE]
-    n = s[S_N]
-    declarer = s[S_DECLARER]
     values = np.zeros(nm, np.float64)
     w = np.zeros(MAX_PLAYERS + 1, np.uint64)
     sw = s.copy()
@@ -185,11 +180,35 @@ def pimc_decide_nb(
     tr2 = tr.copy()
     ti = np.zeros((1, N_T), np.int64)
     heuristic = np.full(MAX_PLAYERS, POLICY_HEURISTIC, np.int64)
+    _values_nb(pp_row, st, s, h, tr, seat, params, mc, ms, md, nm, values, w, sw, hw, s2, h2,
+               tr2, ti, heuristic)
+    best = 0
+    for i in range(1, nm):
+        if values[i] > values[best]:
+            best = i
+    return mc[best], ms[best], md[best] == 1
+
+
+@njit(cache=True, nrt=False)
+def _values_nb(
+    pp_row: np.ndarray, st: np.ndarray, s: np.ndarray, h: np.ndarray, tr: np.ndarray,
+    seat: int, params: np.ndarray, mc: np.ndarray, ms: np.ndarray, md: np.ndarray, nm: int,
+    values: np.ndarray, w: np.ndarray, sw: np.ndarray, hw: np.ndarray, s2: np.ndarray,
+    h2: np.ndarray, tr2: np.ndarray, ti: np.ndarray, heuristic: np.ndarray,
+) -> None:
+    """Add up each of the ``nm`` moves' payouts over the worlds and rollouts into
+    ``values`` (steps 1 and 2 of the module docstring); the other arrays are
+    :func:`pimc_decide_nb`'s work arrays, which it keeps alive."""
+    worlds = max(1, int(pp_row[PP_WORLDS]))
+    rollouts = max(1, int(pp_row[PP_ROLLOUTS]))
+    noise = pp_row[PP_NOISE]
+    n = s[S_N]
+    declarer = s[S_DECLARER]
     for _ in range(worlds):
         if not sample_world_nb(st, s, h, tr, seat, w):
             continue  # pragma: no cover - the real deal is always a consistent world
-        sw[:] = s
-        hw[:] = h
+        _copy_nb(sw, s)
+        _copy_nb(hw, h)
         for q in range(n):
             hw[q] = w[q]
         if seat != declarer:
@@ -204,9 +223,9 @@ def pimc_decide_nb(
                     sw[S_KIND] = FRIEND_KIND_FRIEND
         for i in range(nm):
             for r in range(rollouts):
-                s2[:] = sw
-                h2[:] = hw
-                tr2[:] = tr
+                _copy_nb(s2, sw)
+                _copy_nb(h2, hw)
+                _copy_nb(tr2, tr)
                 apply_play_nb(s2, h2, tr2, seat, mc[i], ms[i], md[i] == 1, params, False, ti,
                               0, 0)
                 play_tricks_nb(st, s2, h2, tr2, heuristic, params, noise if r > 0 else 0.0,
@@ -215,11 +234,14 @@ def pimc_decide_nb(
                 side = seat == s2[S_DECLARER] or seat == s2[S_FRIEND]
                 values[i] += payout_of_nb(s2, seat, d, f, x) + 0.001 * (
                     points if side else -points)
-    best = 0
-    for i in range(1, nm):
-        if values[i] > values[best]:
-            best = i
-    return mc[best], ms[best], md[best] == 1
+
+
+@njit(cache=True, inline="always")
+def _copy_nb(dst: np.ndarray, src: np.ndarray) -> None:
+    """``dst[:] = src`` for two arrays of one length, element by element (a slice
+    assignment of one array to another needs Numba's runtime)."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
 
 
 @njit(cache=True, nrt=True)
