@@ -12,10 +12,10 @@ runtime a function cannot allocate (Numba refuses to compile ``np.zeros`` there)
 function that allocates says ``nrt=True``; such a function called from a loop without the
 runtime still frees what it allocates. What a function without the runtime receives must
 be kept alive by its caller, as with :func:`.borrow_nb.borrow`, and it returns no array (its
-caller would count a reference that was never taken). Numba keeps one compiled version of
-a function per signature: a helper first compiled for a caller with the runtime serves the
-loop without it too, correct and only slower (the ahead-of-time module, built in a process
-of its own, always has the loop's own versions).
+caller would count a reference that was never taken); an array copied into another goes
+through :func:`.borrow_nb.copy_nb`. Numba keeps one compiled version of a function per
+signature: a helper first compiled for a caller with the runtime serves the loop without it
+too, correct and only slower (the ahead-of-time module compiles the batch loop first).
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Borrowed array views: the same data, shape and strides without a reference count.
+"""Borrowed array views: the same data, shape and strides without a reference count; and
+:func:`copy_nb`, an array copy for kernels compiled without Numba's runtime.
 
 Numba counts references to every array it passes between functions: each call that does
 not inline increments and decrements the array's count with atomic instructions, and the
@@ -28,6 +29,8 @@ from typing import Any, cast
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
+from ._jit import njit
+
 
 @intrinsic
 def _borrow(typingctx: Any, arr: types.Array) -> Any:
@@ -56,3 +59,11 @@ def _typed(fn: object) -> Any:
 
 
 borrow: Any = _typed(_borrow)
+
+
+@njit(cache=True, inline="always")
+def copy_nb(dst: Any, src: Any, m: int) -> None:
+    """``dst[:m] = src[:m]`` element by element: a slice assignment of one array to
+    another needs Numba's runtime, which the kernels' loops run without (:mod:`._jit`)."""
+    for i in range(m):
+        dst[i] = src[i]

@@ -18,6 +18,7 @@ import numpy as np
 from ..rules.cards import PLANE_BITS
 from ._jit import njit
 from .auction_nb import beats_nb
+from .borrow_nb import copy_nb
 from .layout import (
     F_STRENGTH,
     HISTORY,
@@ -238,8 +239,7 @@ def play_attempt_nb(
     two = params[P_DECK_COPIES] == 2
     # -- shuffle (Fisher-Yates, as DealStream.shuffled) and deal in packets (s.2.1) --------
     deck = scratch_i[0]
-    for i in range(deck_size):
-        deck[i] = deck_cards[i]
+    copy_nb(deck, deck_cards, deck_size)
     shuffle_nb(st, deck, deck_size)
     hands = scratch_u[0]  # the first deck's cards at seat, the second's at H_PLANE1 + seat
     hands[:] = 0

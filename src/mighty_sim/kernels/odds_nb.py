@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import njit, prange
+from .borrow_nb import copy_nb
 from .deal_nb import play_contract_nb
 from .layout import U_BLIND
 from .params import P_BLIND_SIZE, P_HAND_SIZE, P_MIN_BID, P_PLAYERS
@@ -65,8 +66,7 @@ def _odds_samples_nb(
     t_used = 0
     for k in range(samples):
         seed_stream_nb(st, seed, np.uint64(k))
-        for i in range(m):
-            deck[i] = rest[i]
+        copy_nb(deck, rest, m)
         shuffle_nb(st, deck, m)
         hands[:] = 0
         hands[0] = hand

@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import njit
+from .borrow_nb import copy_nb
 from .layout import MAX_PLAYERS, N_T, POLICY_HEURISTIC, PP_NOISE, PP_ROLLOUTS, PP_WORLDS
 from .params import (
     FRIEND_KIND_FRIEND,
@@ -207,8 +208,8 @@ def _values_nb(
     for _ in range(worlds):
         if not sample_world_nb(st, s, h, tr, seat, w):
             continue  # pragma: no cover - the real deal is always a consistent world
-        _copy_nb(sw, s)
-        _copy_nb(hw, h)
+        copy_nb(sw, s, s.shape[0])
+        copy_nb(hw, h, h.shape[0])
         for q in range(n):
             hw[q] = w[q]
         if seat != declarer:
@@ -223,9 +224,9 @@ def _values_nb(
                     sw[S_KIND] = FRIEND_KIND_FRIEND
         for i in range(nm):
             for r in range(rollouts):
-                _copy_nb(s2, sw)
-                _copy_nb(h2, hw)
-                _copy_nb(tr2, tr)
+                copy_nb(s2, sw, sw.shape[0])
+                copy_nb(h2, hw, hw.shape[0])
+                copy_nb(tr2, tr, tr.shape[0])
                 apply_play_nb(s2, h2, tr2, seat, mc[i], ms[i], md[i] == 1, params, False, ti,
                               0, 0)
                 play_tricks_nb(st, s2, h2, tr2, heuristic, params, noise if r > 0 else 0.0,
@@ -234,14 +235,6 @@ def _values_nb(
                 side = seat == s2[S_DECLARER] or seat == s2[S_FRIEND]
                 values[i] += payout_of_nb(s2, seat, d, f, x) + 0.001 * (
                     points if side else -points)
-
-
-@njit(cache=True, inline="always")
-def _copy_nb(dst: np.ndarray, src: np.ndarray) -> None:
-    """``dst[:] = src`` for two arrays of one length, element by element (a slice
-    assignment of one array to another needs Numba's runtime)."""
-    for i in range(src.shape[0]):
-        dst[i] = src[i]
 
 
 @njit(cache=True, nrt=True)
