@@ -249,13 +249,16 @@ def play_attempt_nb(
         seat = dealer
         for _ in range(n):
             seat = seat + 1 if seat + 1 < n else 0
+            m0, m1 = np.uint64(0), np.uint64(0)  # the packet, in registers
             for _ in range(size):
                 c = deck[pos]
                 if c >= PLANE_BITS:
-                    hands[H_PLANE1 + seat] |= bit_nb(c - PLANE_BITS)
+                    m1 |= bit_nb(c - PLANE_BITS)
                 else:
-                    hands[seat] |= bit_nb(c)
+                    m0 |= bit_nb(c)
                 pos += 1
+            hands[seat] |= m0
+            hands[H_PLANE1 + seat] |= m1
     b0, b1 = np.uint64(0), np.uint64(0)
     while pos < deck_size:
         c = deck[pos]
