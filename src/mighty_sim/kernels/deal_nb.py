@@ -221,6 +221,21 @@ def record_declarer_nb(
     ri[row, R_HAND_POINTS] = points_nb(p0) + points_nb(p1)
 
 
+@njit(cache=True, inline="always")
+def packet_nb(deck: np.ndarray, start: int, size: int) -> tuple[np.uint64, np.uint64]:
+    """The ``size`` cards of ``deck`` from ``start`` as one mask a deck (the second deck's
+    cards are ``PLANE_BITS`` up), gathered in registers: a packet dealt to a hand, or the
+    blind."""
+    m0, m1 = np.uint64(0), np.uint64(0)
+    for pos in range(start, start + size):
+        c = deck[pos]
+        if c >= PLANE_BITS:
+            m1 |= bit_nb(c - PLANE_BITS)
+        else:
+            m0 |= bit_nb(c)
+    return m0, m1
+
+
 @njit(cache=True)
 def play_attempt_nb(
     st: np.ndarray, params: np.ndarray, deck_cards: np.ndarray, dealer: int,
@@ -249,24 +264,11 @@ def play_attempt_nb(
         seat = dealer
         for _ in range(n):
             seat = seat + 1 if seat + 1 < n else 0
-            m0, m1 = np.uint64(0), np.uint64(0)  # the packet, in registers
-            for _ in range(size):
-                c = deck[pos]
-                if c >= PLANE_BITS:
-                    m1 |= bit_nb(c - PLANE_BITS)
-                else:
-                    m0 |= bit_nb(c)
-                pos += 1
+            m0, m1 = packet_nb(deck, pos, size)
             hands[seat] |= m0
             hands[H_PLANE1 + seat] |= m1
-    b0, b1 = np.uint64(0), np.uint64(0)
-    while pos < deck_size:
-        c = deck[pos]
-        if c >= PLANE_BITS:
-            b1 |= bit_nb(c - PLANE_BITS)
-        else:
-            b0 |= bit_nb(c)
-        pos += 1
+            pos += size
+    b0, b1 = packet_nb(deck, pos, deck_size - pos)
     kinds = scratch_u[2]  # what the policies see
     for s in range(n):
         ru[row, s] = hands[s]

@@ -14,12 +14,11 @@ import numpy as np
 
 from ._jit import njit, prange
 from .borrow_nb import copy_nb
-from .deal_nb import play_contract_nb
+from .deal_nb import packet_nb, play_contract_nb
 from .layout import U_BLIND
 from .params import P_BLIND_SIZE, P_HAND_SIZE, P_MIN_BID, P_PLAYERS
 from .play_nb import N_H, N_S
 from .rng_nb import seed_stream_nb, shuffle_nb
-from .rules_nb import bit_nb
 
 
 @njit(cache=True, nrt=True)
@@ -73,13 +72,11 @@ def _odds_samples_nb(
         pos = 0
         blind = blind_known
         if blind_known == 0:
-            for _ in range(blind_size):
-                blind |= bit_nb(deck[pos])
-                pos += 1
+            blind = packet_nb(deck, pos, blind_size)[0]  # one deck: no second plane
+            pos += blind_size
         for s in range(1, n):
-            for _ in range(hand_size):
-                hands[s] |= bit_nb(deck[pos])
-                pos += 1
+            hands[s] = packet_nb(deck, pos, hand_size)[0]
+            pos += hand_size
         for s in range(n):
             ru[k, s] = hands[s]
         ru[k, U_BLIND] = blind
