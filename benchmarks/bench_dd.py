@@ -40,7 +40,9 @@ from mighty_sim.kernels.dd_nb import (
     TT_BITS,
     USE_ALL,
     USE_BOUNDS,
+    USE_DECIDED,
     USE_EQUALS,
+    USE_LAST,
     USE_ORDER,
     USE_PRUNING,
     USE_TABLE,
@@ -132,7 +134,8 @@ def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[i
     return figures
 
 
-PARTS = {"table": USE_TABLE, "bounds": USE_BOUNDS, "equals": USE_EQUALS, "order": USE_ORDER}
+PARTS = {"table": USE_TABLE, "bounds": USE_BOUNDS, "equals": USE_EQUALS, "order": USE_ORDER,
+         "last_trick": USE_LAST, "decided_tricks": USE_DECIDED}
 
 
 def _parts(profile: RuleProfile, params: np.ndarray, left: int, count: int

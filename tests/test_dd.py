@@ -16,7 +16,9 @@ from mighty_sim.kernels.dd_nb import (
     TT_BITS,
     USE_ALL,
     USE_BOUNDS,
+    USE_DECIDED,
     USE_EQUALS,
+    USE_LAST,
     USE_ORDER,
     USE_PRUNING,
     USE_TABLE,
@@ -239,11 +241,12 @@ def test_whole_deals_of_a_reduced_deck(name: str) -> None:
     assert searched >= 30
 
 
-PARTS = (USE_PRUNING, USE_TABLE, USE_BOUNDS, USE_EQUALS, USE_ORDER)
+PARTS = (USE_PRUNING, USE_TABLE, USE_BOUNDS, USE_EQUALS, USE_ORDER, USE_LAST, USE_DECIDED)
+# each part alone with alpha-beta (the decided tricks refine the bounds, so with them)
+ALONE = [USE_PRUNING | p for p in PARTS[1:-1]] + [USE_PRUNING | USE_BOUNDS | USE_DECIDED]
 
 
-@pytest.mark.parametrize("uses", [USE_PRUNING | p for p in PARTS[1:]]
-                         + [USE_ALL & ~p for p in PARTS])
+@pytest.mark.parametrize("uses", ALONE + [USE_ALL & ~p for p in PARTS])
 def test_each_part_of_the_search_alone_and_left_out_keeps_the_value(uses: int) -> None:
     searched = 0
     for name in ("standard", "ucla-4p", "russian-3p"):

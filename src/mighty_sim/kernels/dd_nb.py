@@ -14,7 +14,9 @@ profiles.
 position in a few words) with a transposition table of the positions at a trick's start
 (keyed on every hand in relative ranks, the leader and the trick; storing bounds on what
 the side takes from there on), moves ordered by what they do to the trick, a lead that
-cut the search at the same ply before tried first; :func:`dd_reaches_nb` the same search
+cut the search at the same ply before tried first, the last trick played out without a
+search (every follower's card is forced) and a trick's points counted for its winner's
+side as soon as no card still to come can take it; :func:`dd_reaches_nb` the same search
 asking only whether the side reaches a target (a contract makes), which prunes far
 more; :func:`dd_target_nb` the value by such searches alone, from a guess;
 :func:`minimax_nb` the same game searched exhaustively without any pruning or table, the
@@ -28,7 +30,9 @@ import numpy as np
 from ._jit import njit
 from .dd_solve_nb import N_D, N_F, load_nb, range_nb, solve_nb
 from .dd_solve_nb import USE_BOUNDS as USE_BOUNDS
+from .dd_solve_nb import USE_DECIDED as USE_DECIDED
 from .dd_solve_nb import USE_EQUALS as USE_EQUALS
+from .dd_solve_nb import USE_LAST as USE_LAST
 from .dd_solve_nb import USE_ORDER as USE_ORDER
 from .dd_solve_nb import USE_PRUNING as USE_PRUNING
 from .dd_solve_nb import USE_TABLE as USE_TABLE
@@ -52,7 +56,8 @@ TT_BITS = 22
 """The transposition table's entries, at most: 2**TT_BITS, from 40 cards left (trick 3
 of `standard`) up; 2**(TT_BITS - 2) at most with fewer, and fewer still for short
 endings (:func:`table_bits_nb`)."""
-USE_ALL = USE_PRUNING | USE_TABLE | USE_BOUNDS | USE_EQUALS | USE_ORDER
+USE_ALL = (USE_PRUNING | USE_TABLE | USE_BOUNDS | USE_EQUALS | USE_ORDER | USE_LAST
+           | USE_DECIDED)
 """Every part of the search (:mod:`.dd_solve_nb`'s ``USE_*`` bits)."""
 
 

@@ -73,10 +73,12 @@ from .rules_nb import (
 )
 from .tricks_nb import TrickRules, legal_cards_nb, trick_after_nb, trick_rules_nb
 
-USE_PRUNING, USE_TABLE, USE_BOUNDS, USE_EQUALS, USE_ORDER = 1, 2, 4, 8, 16
+USE_PRUNING, USE_TABLE, USE_BOUNDS, USE_EQUALS, USE_ORDER, USE_LAST = 1, 2, 4, 8, 16, 32
+USE_DECIDED = 64
 """The parts of the search: alpha-beta cuts, the table of positions at a trick's start,
 the bounds from the points still in play, equal cards searched once, moves ordered by
-what they do to the trick."""
+what they do to the trick, the last trick played out without a search, a trick's
+points counted once no card still to come can take it."""
 
 # a ply's scalars (fs)
 F_LEADER, F_TRICK_NO, F_K, F_JOKER_SUIT, F_DEMANDED, F_FRIEND_HAS_LED = 0, 1, 2, 3, 4, 5
@@ -305,12 +307,18 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
             known = trick_no > hand_size
             if known:  # the play is over
                 value = taken
+            elif uses & USE_LAST and k == 0 and trick_no == hand_size:
+                value = _last_trick_nb(f, hp, tc[d + 1], n, side, taken, by_tricks, r,
+                                       hunter, trump, params, mc[d], ms[d], md[d])
+                known = True
             elif uses & USE_BOUNDS:  # what the side can still gain or lose bounds the value
                 if k == 0 or d == 0:  # within a trick nothing is taken: the ply before's
                     rlo[d], rhi[d] = range_nb(f, hp, n, params)
                 else:
                     rlo[d], rhi[d] = rlo[d - 1], rhi[d - 1]
                 lo, hi = rlo[d], rhi[d]
+                if uses & USE_DECIDED and k > 0:
+                    lo, hi = _decided_nb(f, hp, tp, n, side, lo, hi, by_tricks, trump, r)
                 if hi <= alpha[d]:
                     value, known = hi, True
                 elif lo >= beta[d]:
@@ -465,6 +473,86 @@ def _play_nb(f: np.ndarray, hp: np.ndarray, tp: np.ndarray, g: np.ndarray, hq: n
     g[F_TRICK_POINTS] = 0
     g[F_SUIT] = -1
     g[F_WIN] = 0
+
+
+@njit(cache=True, inline="always")
+def _decided_nb(f: np.ndarray, hp: np.ndarray, tp: np.ndarray, n: int, side: int,
+                lo: int, hi: int, by_tricks: bool, trump: int, r: TrickRules
+                ) -> tuple[int, int]:
+    """The bounds ``lo``/``hi`` in a trick under way once no hand still to play holds a
+    card that beats the card winning it (:func:`.policy_nb.winners_nb`, unless a card
+    played can change what the cards before it are worth): the points already in the
+    trick (or the trick) go to the winner's side."""
+    k = f[F_K]
+    if r.late_power or (k == 1 and tp[0] == JOKER_BIT
+                        and in_tricks_nb(r.joker_powerless, f[F_TRICK_NO])):
+        return lo, hi
+    leader = f[F_LEADER]
+    rest = _NONE
+    for i in range(k, n):
+        seat = leader + i
+        if seat >= n:
+            seat -= n
+        rest |= hp[seat]
+    if winners_nb(rest, tp[f[F_WIN]], f[F_SUIT], trump, r.mighty, f[F_POWER] == 1):
+        return lo, hi
+    winner = leader + f[F_WIN]
+    if winner >= n:
+        winner -= n
+    gain = 1 if by_tricks else f[F_TRICK_POINTS]
+    if (side >> winner) & 1:
+        return lo + gain, hi
+    return lo, hi - gain
+
+
+@njit(cache=True, inline="always")
+def _last_trick_nb(f: np.ndarray, hp: np.ndarray, tq: np.ndarray, n: int, side: int,
+                   taken: int, by_tricks: bool, r: TrickRules, hunter: int, trump: int,
+                   params: np.ndarray, mc: np.ndarray, ms: np.ndarray, md: np.ndarray
+                   ) -> int:
+    """The side's final count from the start of the last trick (one card a hand, so
+    every follower's card is forced): the leader's best choice of a suit named for a
+    joker and of a demand, each played out card by card (``tq`` work space)."""
+    trick_no = f[F_TRICK_NO]
+    leader = f[F_LEADER]
+    powered_lead = not in_tricks_nb(r.joker_powerless, trick_no)
+    hand = hp[leader]
+    demand_card = -1
+    if r.lead_demand and in_tricks_nb(r.hunter_tricks, trick_no) and not hand & _JOKER:
+        demand_card = hunter
+    count = moves_of_nb(hand, powered_lead, demand_card, mc, ms, md)
+    mine = (side >> leader) & 1 == 1
+    best = -1 if mine else 1 << 30
+    for i in range(count):
+        tq[0] = mc[i]
+        named, demand = ms[i], md[i] == 1
+        points = 1 if is_point_nb(mc[i]) else 0
+        suit, win, power = trick_after_nb(r, tq, 0, named, demand, -1, 0, powered_lead,
+                                          trump, trick_no, named, demand, params)
+        seat = leader
+        for k in range(1, n):
+            seat += 1
+            if seat == n:
+                seat = 0
+            c = lowest_card_nb(hp[seat])
+            tq[k] = c
+            if is_point_nb(c):
+                points += 1
+            suit, win, power = trick_after_nb(r, tq, k, -1, False, suit, win, power,
+                                              trump, trick_no, named, demand, params)
+        winner = leader + win
+        if winner >= n:
+            winner -= n
+        ours = (side >> winner) & 1 == 1
+        if by_tricks:
+            v = taken + 1 if ours else taken
+        else:
+            v = taken if ours else taken - points
+        if mine:
+            best = max(best, v)
+        else:
+            best = min(best, v)
+    return best
 
 
 @njit(cache=True, inline="always")
