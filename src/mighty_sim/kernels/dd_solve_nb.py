@@ -318,7 +318,8 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
                     rlo[d], rhi[d] = rlo[d - 1], rhi[d - 1]
                 lo, hi = rlo[d], rhi[d]
                 if uses & USE_DECIDED and k > 0:
-                    lo, hi = _decided_nb(f, hp, tp, n, side, lo, hi, by_tricks, trump, r)
+                    lo, hi = _decided_nb(f, hp, tp, n, side, lo, hi, alpha[d], beta[d],
+                                         by_tricks, trump, r)
                 if hi <= alpha[d]:
                     value, known = hi, True
                 elif lo >= beta[d]:
@@ -477,17 +478,25 @@ def _play_nb(f: np.ndarray, hp: np.ndarray, tp: np.ndarray, g: np.ndarray, hq: n
 
 @njit(cache=True, inline="always")
 def _decided_nb(f: np.ndarray, hp: np.ndarray, tp: np.ndarray, n: int, side: int,
-                lo: int, hi: int, by_tricks: bool, trump: int, r: TrickRules
-                ) -> tuple[int, int]:
+                lo: int, hi: int, alpha: int, beta: int, by_tricks: bool, trump: int,
+                r: TrickRules) -> tuple[int, int]:
     """The bounds ``lo``/``hi`` in a trick under way once no hand still to play holds a
     card that beats the card winning it (:func:`.policy_nb.winners_nb`, unless a card
     played can change what the cards before it are worth): the points already in the
-    trick (or the trick) go to the winner's side."""
+    trick (or the trick) go to the winner's side. Only asked where the points would
+    take a bound past the window ``alpha``/``beta``."""
     k = f[F_K]
+    leader = f[F_LEADER]
+    winner = leader + f[F_WIN]
+    if winner >= n:
+        winner -= n
+    gain = 1 if by_tricks else f[F_TRICK_POINTS]
+    ours = (side >> winner) & 1 == 1
+    if lo + gain < beta if ours else hi - gain > alpha:
+        return lo, hi  # no cut either way
     if r.late_power or (k == 1 and tp[0] == JOKER_BIT
                         and in_tricks_nb(r.joker_powerless, f[F_TRICK_NO])):
         return lo, hi
-    leader = f[F_LEADER]
     rest = _NONE
     for i in range(k, n):
         seat = leader + i
@@ -496,11 +505,7 @@ def _decided_nb(f: np.ndarray, hp: np.ndarray, tp: np.ndarray, n: int, side: int
         rest |= hp[seat]
     if winners_nb(rest, tp[f[F_WIN]], f[F_SUIT], trump, r.mighty, f[F_POWER] == 1):
         return lo, hi
-    winner = leader + f[F_WIN]
-    if winner >= n:
-        winner -= n
-    gain = 1 if by_tricks else f[F_TRICK_POINTS]
-    if (side >> winner) & 1:
+    if ours:
         return lo + gain, hi
     return lo, hi - gain
 
