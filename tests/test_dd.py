@@ -285,6 +285,28 @@ def test_a_two_trick_ending_worked_out_by_hand() -> None:
     assert minimax_nb(s, h, tr, params, nodes) == 19
 
 
+def test_the_last_trick_played_out_takes_the_leaders_best_demand() -> None:
+    """A house rule where the joker keeps its power in the last trick: declarer (seat 0)
+    leads the hunter 3C to it, the friend holds KC, an opponent the joker. Without the
+    demand the joker takes KC (the side ends with 19); with it the joker is powerless
+    and KC takes the trick (20). The last trick, played out without a search, must
+    weigh both leads."""
+    profile = load_profile("standard").replace(name="powered-last", joker_powerless_tricks=(1,))
+    params = compile_profile(profile)
+    hands = np.zeros(MAX_PLAYERS, np.uint64)
+    for seat, cards in enumerate(["3C", "KC", "JK", "5D", "6D"]):
+        hands[seat] = np.uint64(parse_cards(cards))
+    s, h, tr = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
+    called = parse_cards("KC").bit_length() - 1
+    start_play_nb(s, h, tr, params, hands, np.uint64(0), 0, 13, TRUMPS.index("H"), False,
+                  MODE_CALLED, called, -1, False)
+    s[S_TRICK_NO] = 10
+    nodes = np.zeros(1, np.int64)
+    assert minimax_nb(s, h, tr, params, nodes) == 20
+    assert dd_value_nb(s, h, tr, params, nodes) == 20
+    assert dd_search_nb(s, h, tr, params, nodes, USE_LAST) == 20
+
+
 @pytest.mark.parametrize("name", ONE_DECK)
 def test_the_move_orders_winning_cards_are_the_trick_winners(name: str) -> None:
     """Where the move order finds a follower's cards that take the trick by one mask

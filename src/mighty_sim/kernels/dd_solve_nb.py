@@ -73,8 +73,8 @@ from .rules_nb import (
 )
 from .tricks_nb import TrickRules, legal_cards_nb, trick_after_nb, trick_rules_nb
 
-USE_PRUNING, USE_TABLE, USE_BOUNDS, USE_EQUALS, USE_ORDER, USE_LAST = 1, 2, 4, 8, 16, 32
-USE_DECIDED = 64
+USE_PRUNING, USE_TABLE, USE_BOUNDS, USE_EQUALS = 1, 2, 4, 8
+USE_ORDER, USE_LAST, USE_DECIDED = 16, 32, 64
 """The parts of the search: alpha-beta cuts, the table of positions at a trick's start,
 the bounds from the points still in play, equal cards searched once, moves ordered by
 what they do to the trick, the last trick played out without a search, a trick's
@@ -360,10 +360,7 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
                 if uses & USE_EQUALS:
                     legal = distinct_of_nb(hand, hp[D_GONE], legal, special)
                 # -- the moves (play_nb.moves_nb) -----------------------------------------
-                demand_card = -1
-                if (k == 0 and r.lead_demand and in_tricks_nb(r.hunter_tricks, trick_no)
-                        and not hand & _JOKER):
-                    demand_card = hunter
+                demand_card = _demand_card_nb(r, hand, trick_no, hunter) if k == 0 else -1
                 count = moves_of_nb(legal, k == 0 and powered_lead, demand_card, mc[d],
                                     ms[d], md[d])
                 nm[d] = count
@@ -477,6 +474,25 @@ def _play_nb(f: np.ndarray, hp: np.ndarray, tp: np.ndarray, g: np.ndarray, hq: n
 
 
 @njit(cache=True, inline="always")
+def _by_mask_nb(late_power: bool, powered_lead: bool, first: int, k: int) -> bool:
+    """Whether, with ``k`` >= 1 cards of a trick played (``first`` the lead), one mask
+    (:func:`.policy_nb.winners_nb` against the card winning so far) tells which cards
+    still to come take the trick, as :func:`.tricks_nb.trick_after_nb` settles it: not
+    when the second card sets the suit after a joker led without power, nor when a card
+    played can take a joker's power (``late_power``)."""
+    return not late_power and not (k == 1 and first == JOKER_BIT and not powered_lead)
+
+
+@njit(cache=True, inline="always")
+def _demand_card_nb(r: TrickRules, hand: np.uint64, trick_no: int, hunter: int) -> int:
+    """The card a leader holding ``hand`` may lead demanding the joker: the hunter when
+    the rules let it demand in this trick and the hand lacks the joker, else -1."""
+    if r.lead_demand and in_tricks_nb(r.hunter_tricks, trick_no) and not hand & _JOKER:
+        return hunter
+    return -1
+
+
+@njit(cache=True, inline="always")
 def _decided_nb(f: np.ndarray, hp: np.ndarray, tp: np.ndarray, n: int, side: int,
                 lo: int, hi: int, alpha: int, beta: int, by_tricks: bool, trump: int,
                 r: TrickRules) -> tuple[int, int]:
@@ -494,8 +510,8 @@ def _decided_nb(f: np.ndarray, hp: np.ndarray, tp: np.ndarray, n: int, side: int
     ours = (side >> winner) & 1 == 1
     if lo + gain < beta if ours else hi - gain > alpha:
         return lo, hi  # no cut either way
-    if r.late_power or (k == 1 and tp[0] == JOKER_BIT
-                        and in_tricks_nb(r.joker_powerless, f[F_TRICK_NO])):
+    if not _by_mask_nb(r.late_power, not in_tricks_nb(r.joker_powerless, f[F_TRICK_NO]),
+                       tp[0], k):
         return lo, hi
     rest = _NONE
     for i in range(k, n):
@@ -522,10 +538,8 @@ def _last_trick_nb(f: np.ndarray, hp: np.ndarray, tq: np.ndarray, n: int, side: 
     leader = f[F_LEADER]
     powered_lead = not in_tricks_nb(r.joker_powerless, trick_no)
     hand = hp[leader]
-    demand_card = -1
-    if r.lead_demand and in_tricks_nb(r.hunter_tricks, trick_no) and not hand & _JOKER:
-        demand_card = hunter
-    count = moves_of_nb(hand, powered_lead, demand_card, mc, ms, md)
+    count = moves_of_nb(hand, powered_lead, _demand_card_nb(r, hand, trick_no, hunter), mc,
+                        ms, md)
     mine = (side >> leader) & 1 == 1
     best = -1 if mine else 1 << 30
     for i in range(count):
@@ -584,8 +598,7 @@ def _order_nb(hp: np.ndarray, tp: np.ndarray, f: np.ndarray, seat: int, side: in
                 others |= hp[p]
                 if (side >> p) & 1 == mine:
                     partner |= hp[p]
-    fast = k > 0 and not late_power and not (k == 1 and tp[0] == JOKER_BIT
-                                             and not powered_lead)
+    fast = k > 0 and _by_mask_nb(late_power, powered_lead, tp[0], k)
     wins = _NONE
     win_seat = -1
     if fast:
@@ -687,7 +700,7 @@ def follower_wins_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.nd
         hd[0, :] = hd[1]
         tc[0, :] = tc[1]
     powered_lead = not in_tricks_nb(params[P_JOKER_POWERLESS], s[S_TRICK_NO])
-    if r.late_power or (k == 1 and tr[0] == JOKER_BIT and not powered_lead):
+    if not _by_mask_nb(r.late_power, powered_lead, tr[0], k):
         return False, _NONE, -1
     wins = winners_nb(cards, tc[0, f[0, F_WIN]], f[0, F_SUIT], trump, r.mighty,
                       f[0, F_POWER] == 1)
