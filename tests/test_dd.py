@@ -53,7 +53,7 @@ from mighty_sim.kernels.play_nb import (
 )
 from mighty_sim.kernels.rules_nb import trick_winner_nb
 from mighty_sim.rules.cards import parse_cards
-from mighty_sim.rules.profile import BUILTIN_PROFILES, TRUMPS, load_profile
+from mighty_sim.rules.profile import BUILTIN_PROFILES, TRUMPS, RuleProfile, load_profile
 from mighty_sim.verify.dd_reference import reference_value
 from mighty_sim.verify.positions import random_ending, random_small_deal
 
@@ -261,6 +261,22 @@ def test_each_part_of_the_search_alone_and_left_out_keeps_the_value(uses: int) -
     assert searched >= 100
 
 
+def _scripted(profile: RuleProfile, hands_text: list[str], trick_no: int
+              ) -> tuple[np.ndarray, ...]:
+    """Seat 0 declarer at 13, hearts trump, KC called: the position at the start of
+    ``trick_no`` with the seats holding ``hands_text``, led by the declarer."""
+    params = compile_profile(profile)
+    hands = np.zeros(MAX_PLAYERS, np.uint64)
+    for seat, cards in enumerate(hands_text):
+        hands[seat] = np.uint64(parse_cards(cards))
+    s, h, tr = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
+    called = parse_cards("KC").bit_length() - 1
+    start_play_nb(s, h, tr, params, hands, np.uint64(0), 0, 13, TRUMPS.index("H"), False,
+                  MODE_CALLED, called, -1, False)
+    s[S_TRICK_NO] = trick_no
+    return s, h, tr, params
+
+
 def test_a_two_trick_ending_worked_out_by_hand() -> None:
     """Standard, hearts trump, the last two tricks, nothing special left. Declarer (seat 0,
     AD 2D) leads; the friend (seat 1, KC 3D, called by KC) must follow diamonds once; seat 2
@@ -270,15 +286,7 @@ def test_a_two_trick_ending_worked_out_by_hand() -> None:
     the side takes 20 - 1 = 19 of the deal's points (the earlier tricks are not in the
     state: their points count for the side, as nobody else took them)."""
     profile = load_profile("standard")
-    params = compile_profile(profile)
-    hands = np.zeros(MAX_PLAYERS, np.uint64)
-    for seat, cards in enumerate(["AD 2D", "KC 3D", "KD 4D", "5D 6D", "7D 8D"]):
-        hands[seat] = np.uint64(parse_cards(cards))
-    s, h, tr = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
-    called = parse_cards("KC").bit_length() - 1
-    start_play_nb(s, h, tr, params, hands, np.uint64(0), 0, 13, TRUMPS.index("H"), False,
-                  MODE_CALLED, called, -1, False)
-    s[S_TRICK_NO] = 9
+    s, h, tr, params = _scripted(profile, ["AD 2D", "KC 3D", "KD 4D", "5D 6D", "7D 8D"], 9)
     assert side_of_nb(s) == 0b11
     nodes = np.zeros(1, np.int64)
     assert dd_value_nb(s, h, tr, params, nodes) == 19
@@ -292,15 +300,7 @@ def test_the_last_trick_played_out_takes_the_leaders_best_demand() -> None:
     and KC takes the trick (20). The last trick, played out without a search, must
     weigh both leads."""
     profile = load_profile("standard").replace(name="powered-last", joker_powerless_tricks=(1,))
-    params = compile_profile(profile)
-    hands = np.zeros(MAX_PLAYERS, np.uint64)
-    for seat, cards in enumerate(["3C", "KC", "JK", "5D", "6D"]):
-        hands[seat] = np.uint64(parse_cards(cards))
-    s, h, tr = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
-    called = parse_cards("KC").bit_length() - 1
-    start_play_nb(s, h, tr, params, hands, np.uint64(0), 0, 13, TRUMPS.index("H"), False,
-                  MODE_CALLED, called, -1, False)
-    s[S_TRICK_NO] = 10
+    s, h, tr, params = _scripted(profile, ["3C", "KC", "JK", "5D", "6D"], 10)
     nodes = np.zeros(1, np.int64)
     assert minimax_nb(s, h, tr, params, nodes) == 20
     assert dd_value_nb(s, h, tr, params, nodes) == 20
