@@ -22,6 +22,8 @@ search against the exhaustive one on 50 endings of 2 tricks.
     .venv/bin/python benchmarks/bench_dd.py --tricks "" --parts 5
     .venv/bin/python benchmarks/bench_dd.py --tricks "" --played 40 --from 1 --question makes
     .venv/bin/python benchmarks/bench_dd.py --tricks "" --played 20 --from 1 --question odds
+    .venv/bin/python benchmarks/bench_dd.py --tricks "" --played 1000 --from 1 \
+        --question makes --log benchmarks/results/dd_makes.log
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ from pathlib import Path
 import numpy as np
 from _results import print_figures, save
 from numba import config as numba_config
+from rich.console import Console
+from rich.progress import MofNCompleteColumn, Progress
 
 from mighty_sim.engine.batch import play_batch
 from mighty_sim.engine.players import parse_players
@@ -102,11 +106,26 @@ def _summary(seconds: list[float], searched: list[int], name: str) -> dict[str, 
             f"{name}_total_positions": float(sum(searched))}
 
 
+def _logged(log: Path | None) -> dict[tuple[str, int], tuple[float, int]]:
+    """The solves a ``--log`` file holds: (seconds, positions) by (figure's name, solve)."""
+    done: dict[tuple[str, int], tuple[float, int]] = {}
+    if log is not None and log.exists():
+        for line in log.read_text().splitlines():
+            parts = line.split()
+            if len(parts) == 4:  # a line cut short by a stop is left out
+                done[(parts[0], int(parts[1]))] = (float(parts[2]), int(parts[3]))
+    return done
+
+
 def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[int],
-            what: str) -> dict[str, float]:
+            what: str, log: Path | None = None) -> dict[str, float]:
     """Solve times of heuristic-played deals from the start of each trick of ``starts``:
     the par, whether the contract makes, the par within the bids' range (``what``
-    "par", "makes", "both" for the first two, or "odds")."""
+    "par", "makes", "both" for the first two, or "odds"). With ``log``, each solve is
+    appended to that file as it ends (figure, solve, seconds, positions), and solves
+    already there are taken from it rather than solved again: a long run stopped goes on
+    where it stopped (exact for "makes", whose solves each start from a cold table; the
+    others share one table, so a resumed run's later solves find it emptier)."""
     batch = play_batch(profile, seed=1, game_start=0, games=deals,
                        players=parse_players("heuristic", profile.players), record_tricks=True)
     rows = np.flatnonzero(batch.ri[:, R_OUTCOME] == OUTCOME_PLAYED)[:deals]
@@ -114,13 +133,23 @@ def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[i
     s, h, tr = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
     work = work_nb(TT_BITS)
     figures: dict[str, float] = {}
-    for start in starts:
-        for question in ("par", "makes", "odds"):
-            if what != question and not (what == "both" and question != "odds"):
-                continue
+    done = _logged(log)
+    questions = [(start, q) for start in starts for q in ("par", "makes", "odds")
+                 if what == q or (what == "both" and q != "odds")]
+    with Progress(*Progress.get_default_columns(), MofNCompleteColumn(), transient=True,
+                  console=Console(stderr=True)) as bar:
+        task = bar.add_task("solving", total=len(questions) * len(rows))
+        for start, question in questions:
             lo, hi = (profile.min_bid - 1, profile.max_bid) if question == "odds" else (-1, 1 << 30)
-            seconds, searched = [], []
+            name = f"played_from_trick_{start}" + ("" if question == "par" else f"_{question}")
+            seconds: list[float] = []
+            searched: list[int] = []
             for solve, r in enumerate(rows, 1):
+                bar.advance(task)
+                if (name, solve) in done:
+                    seconds.append(done[(name, solve)][0])
+                    searched.append(done[(name, solve)][1])
+                    continue
                 recorded_position_nb(batch.ri, batch.ru, batch.ti, r, first[r], params,
                                      start, s, h, tr)
                 if question == "makes":
@@ -129,7 +158,9 @@ def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[i
                     took = int(recorded_count_nb(batch.ri, r, params))
                     _timed(s, h, tr, params, seconds, searched,
                            par=(took, work, solve, lo, hi))
-            name = f"played_from_trick_{start}" + ("" if question == "par" else f"_{question}")
+                if log is not None:
+                    with log.open("a") as f:
+                        f.write(f"{name} {solve} {seconds[-1]!r} {searched[-1]}\n")
             figures.update(_summary(seconds, searched, name))
     return figures
 
@@ -176,6 +207,9 @@ def main() -> None:
                     help="with --played: time the par, whether the contract makes "
                          "(the null-window search), both, or the par within the bids' "
                          "range (odds --play double-dummy)")
+    ap.add_argument("--log", type=Path, default=None,
+                    help="with --played: append each solve to this file as it ends, and "
+                         "take the solves it already holds from it (a stopped run goes on)")
     ap.add_argument("--parts", type=int, default=0,
                     help="tricks left of the endings that weigh the search's parts")
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results/dd.json"))
@@ -205,7 +239,8 @@ def main() -> None:
         figures.update(_parts(profile, params, args.parts, args.positions))
     if args.played:
         figures.update(_played(profile, params, args.played,
-                               [int(t) for t in args.starts.split(",")], args.question))
+                               [int(t) for t in args.starts.split(",")], args.question,
+                               args.log))
     print(f"double-dummy search, {args.profile}, {args.positions} endings a number of "
           f"tricks left; {args.played} played deals a starting trick")
     print_figures(figures)
