@@ -516,6 +516,34 @@ def test_workers_get_arrow_malloc_and_the_parent_keeps_its_environment(
         assert os.environ[key] == "mine"
 
 
+_BLAS_SCENARIO = """
+import os
+from mighty_sim.cli import commands
+
+def main(prog_name):
+    import numpy  # noqa: F401 (loads OpenBLAS, which starts its threads now)
+    print(os.environ["OPENBLAS_NUM_THREADS"], len(os.listdir("/proc/self/task")))
+
+commands.main = main
+commands.run()
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts threads in /proc")
+@pytest.mark.parametrize("users", [None, "2"])
+def test_the_command_loads_blas_with_one_thread_unless_the_user_chose(
+        users: str | None) -> None:
+    """No command calls BLAS: the command (and the workers it starts, which inherit its
+    environment) load OpenBLAS with one thread, which then has no helper threads spinning
+    beside the kernels; a number the user set is kept."""
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if users is not None:
+        env["OPENBLAS_NUM_THREADS"] = users
+    out = subprocess.run([sys.executable, "-c", _BLAS_SCENARIO], env=env, check=True,
+                         capture_output=True, text=True).stdout.split()
+    assert out == ([users, users] if users else ["1", "1"])
+
+
 _HEAP_SCENARIO = """
 import os, sys
 from mighty_sim.dataset import heap
