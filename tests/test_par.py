@@ -16,8 +16,10 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from mighty_sim.analysis.par import card_play
+from mighty_sim.analysis import par as par_module
+from mighty_sim.analysis.par import _keep_part, card_play, discard_parts, par_table
 from mighty_sim.cli.commands import main
+from mighty_sim.dataset.integrity import PAR_PARTS
 from mighty_sim.dataset.schema import deals_table, tricks_table
 from mighty_sim.engine.batch import Batch, play_batch
 from mighty_sim.engine.players import parse_players
@@ -196,11 +198,55 @@ def test_a_par_table_goes_with_its_run(tmp_path: Path) -> None:
     assert _invoke("par", str(out), "--from-trick", "9", "--workers", "1").exit_code == 0  # type: ignore[attr-defined]
     par = out / "par.parquet"
     kept = par.read_bytes()
-    # a new run in the folder deletes it with the old run's files
+    assert not (out / PAR_PARTS).exists()  # the chunks kept while it ran: deleted
+    # a new run in the folder deletes it with the old run's files, and the chunks a
+    # stopped par run kept
+    _keep_part(out / PAR_PARTS / "from-5", b"run", 200, 0, {"par": np.zeros(3)})
     r = _invoke("simulate", "--deals", "30", "--seed", "4", "--out", str(out), "--workers", "1",
                 "--overwrite")
     assert r.exit_code == 0 and not par.exists()  # type: ignore[attr-defined]
+    assert not (out / PAR_PARTS).exists()
     # an old table put back is refused, in one line
     par.write_bytes(kept)
     r = _invoke("analyze", str(out))
     assert r.exit_code == 2 and "another run" in r.output  # type: ignore[attr-defined]
+
+
+def test_a_stopped_par_run_goes_on_from_the_chunks_it_solved(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each chunk of games is kept in the run's folder as it is solved: a run stopped
+    after two chunks, given again, solves only the chunks left and gives the table of a
+    run never stopped; a chunk kept for another run is solved again, not taken."""
+    out = tmp_path / "run"
+    _invoke("simulate", "--deals", "40", "--out", str(out), "--workers", "1")
+    monkeypatch.setattr(par_module, "CHUNK_GAMES", 8)  # from trick 7: chunks of 8 games
+    whole = par_table(out, deals=40, from_trick=7)
+    discard_parts(out, 7)
+    assert not (out / PAR_PARTS).exists()
+    solved: list[int] = []
+    chunk = par_module._chunk
+
+    def counted(cdict: dict[str, object], start: int, games: int, t: int
+                ) -> dict[str, np.ndarray]:
+        solved.append(start)
+        return chunk(cdict, start, games, t)
+
+    def stop_after_two(deals: int) -> None:
+        if len(solved) == 2:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(par_module, "_chunk", counted)
+    with pytest.raises(KeyboardInterrupt):
+        par_table(out, deals=40, from_trick=7, progress=stop_after_two)
+    folder = out / PAR_PARTS / "from-7"
+    assert sorted(p.name for p in folder.iterdir()) == ["games-0.npz", "games-8.npz"]
+    solved.clear()
+    assert par_table(out, deals=40, from_trick=7).equals(whole)
+    assert solved == [16, 24, 32]
+    # chunk 8 rewritten as another run's, with other pars: solved again
+    with np.load(folder / "games-8.npz") as f:
+        cols = {k: f[k] for k in f.files if not k.startswith("_")}
+    _keep_part(folder, b"another run", 8, 8, {**cols, "par": cols["par"] + 1})
+    solved.clear()
+    assert par_table(out, deals=40, from_trick=7).equals(whole)
+    assert solved == [8]

@@ -25,6 +25,7 @@ import os
 import signal
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, wait
+from contextlib import suppress
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -34,7 +35,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..dataset.config import RunConfig
-from ..dataset.integrity import PAR_FILE, open_run
+from ..dataset.integrity import PAR_FILE, PAR_PARTS, open_run
 from ..dataset.schema import deal_id
 from ..engine.batch import Batch, play_batch
 from ..kernels.layout import (
@@ -54,7 +55,22 @@ from .stats import Z95, wilson_interval
 T = TypeVar("T")
 
 CHUNK_GAMES = 200
-"""Games re-simulated and solved at a time (a worker's task)."""
+"""Games re-simulated and solved at a time (a worker's task) from six tricks left on;
+fewer with more tricks left (:func:`chunk_games`)."""
+
+
+def chunk_games(profile: RuleProfile, from_trick: int) -> int:
+    """Games a chunk, from the start of ``from_trick``: :data:`CHUNK_GAMES` up to six
+    tricks left, a sixth of it a trick more (each costs five to seven times the time),
+    one game from the whole deal down to eight tricks left, so that a chunk (what a
+    stopped run keeps) is minutes of work at most.
+
+    >>> from mighty_sim.rules.profile import load_profile
+    >>> [chunk_games(load_profile("standard"), t) for t in (1, 2, 3, 4, 5, 9)]
+    [1, 1, 5, 33, 200, 200]
+    """
+    left = profile.hand_size - from_trick + 1
+    return max(1, CHUNK_GAMES // int(6 ** max(0, left - 6)))
 
 
 def _chunk(config_dict: dict[str, Any], game_start: int, games: int, from_trick: int
@@ -147,6 +163,60 @@ def run_polled(fn: Callable[..., T], tasks: list[tuple[Any, ...]], workers: int,
     return results
 
 
+def _solved_chunk(config_dict: dict[str, Any], game_start: int, games: int, from_trick: int
+                  ) -> tuple[int, dict[str, np.ndarray]]:
+    """:func:`_chunk`, with the chunk's first game (a worker's task)."""
+    return game_start, _chunk(config_dict, game_start, games, from_trick)
+
+
+def _parts_folder(dataset: Path, from_trick: int) -> Path:
+    return dataset / PAR_PARTS / f"from-{from_trick}"
+
+
+def _kept_parts(folder: Path, key: bytes, chunk: int, starts: list[int]
+                ) -> dict[int, dict[str, np.ndarray]]:
+    """The chunks of ``starts`` a stopped run kept in ``folder``: those written for this
+    run (``key``) with chunks of ``chunk`` games; by first game."""
+    kept: dict[int, dict[str, np.ndarray]] = {}
+    for start in starts:
+        path = folder / f"games-{start}.npz"
+        if not path.exists():
+            continue
+        with np.load(path) as f:
+            cols = {k: f[k] for k in f.files}
+        if (cols.pop("_run").tobytes() == key
+                and int(cols.pop("_chunk")[0]) == chunk):
+            kept[start] = cols
+    return kept
+
+
+def _keep_part(folder: Path, key: bytes, chunk: int, start: int,
+               cols: dict[str, np.ndarray]) -> None:
+    """Write a solved chunk to ``folder``, whole (a temporary file renamed into place)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"games-{start}.npz"
+    tmp = folder / f".{path.name}.{os.getpid()}.tmp"
+    try:
+        arrays: dict[str, Any] = {"_run": np.frombuffer(key, np.uint8),
+                                  "_chunk": np.array([chunk]), **cols}
+        with tmp.open("wb") as f:
+            np.savez(f, **arrays)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def discard_parts(dataset: Path, from_trick: int) -> None:
+    """Delete the chunks kept for ``from_trick`` (once its table is written), and the
+    parts folder when nothing else is left in it."""
+    folder = _parts_folder(dataset, from_trick)
+    for path in folder.glob("games-*.npz"):
+        path.unlink()
+    for empty in (folder, folder.parent):
+        with suppress(OSError):
+            empty.rmdir()
+
+
 def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
               progress: Callable[[int], None] | None = None) -> pa.Table:
     """Par of the first ``deals`` played deals of ``dataset`` (every one if fewer) from
@@ -154,30 +224,38 @@ def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
 
     ``par`` and ``taken`` count what the contract counts: points, or tricks in trick-bid
     profiles (a contract par makes: ``par >= bid``). ValueError for a two-deck profile (the
-    search plays one deck) or a trick out of range."""
+    search plays one deck) or a trick out of range. Each chunk of games is kept in the
+    dataset as it is solved, and the chunks kept by a stopped run are taken as they are
+    (:func:`discard_parts` deletes them)."""
     config = open_run(dataset).config
     profile = config.profile
     check_solvable(profile, from_trick, "--from-trick")
     per_game = max(1, config.ledger)
     games = min(config.games, math.ceil(deals / per_game))
-    starts = list(range(0, games, CHUNK_GAMES))
+    chunk = chunk_games(profile, from_trick)
+    starts = list(range(0, games, chunk))
     cdict = config.to_dict()
-    parts: list[dict[str, np.ndarray]] = []
-    if workers <= 1 or len(starts) <= 1:
-        for g in starts:
-            parts.append(_chunk(cdict, g, min(CHUNK_GAMES, games - g), from_trick))
-            if progress is not None:
-                progress(len(parts[-1]["deal_id"]))
-    else:
+    key = _run_key(dataset)
+    folder = _parts_folder(dataset, from_trick)
+    parts = _kept_parts(folder, key, chunk, starts)
+    if progress is not None and parts:
+        progress(sum(len(p["deal_id"]) for p in parts.values()))
+    todo = [(cdict, g, min(chunk, games - g), from_trick) for g in starts if g not in parts]
+
+    def keep(result: tuple[int, dict[str, np.ndarray]]) -> None:
+        start, cols = result
+        _keep_part(folder, key, chunk, start, cols)
+        parts[start] = cols
+        if progress is not None:
+            progress(len(cols["deal_id"]))
+
+    if workers <= 1 or len(todo) <= 1:
+        for task in todo:
+            keep(_solved_chunk(*task))
+    elif todo:
         _chunk(cdict, 0, 1, profile.hand_size)  # compiled once here, loaded by workers
-
-        def report(part: dict[str, np.ndarray]) -> None:
-            if progress is not None:
-                progress(len(part["deal_id"]))
-
-        parts = run_polled(_chunk, [(cdict, g, min(CHUNK_GAMES, games - g), from_trick)
-                                    for g in starts], workers, report)
-    cols = {k: np.concatenate([p[k] for p in parts])[:deals] for k in parts[0]}
+        run_polled(_solved_chunk, todo, workers, keep)
+    cols = {k: np.concatenate([parts[g][k] for g in starts])[:deals] for k in parts[starts[0]]}
     _check_stored(dataset, cols)
     player = [config.players[d].policy for d in cols["declarer"]]
     friend = cols["friend_seat"]

@@ -419,9 +419,10 @@ def par(dataset: Path | None, deals: int, from_trick: int, workers: int,
     With DATASET: the par of its deals beside what the players took, written to
     DATASET/par.parquet (one row a deal: par, taken, bid, success, positions searched;
     points, or tricks in trick-bid profiles), and the card-play table that `mighty-sim
-    analyze` shows from then on. With --hand (five times in standard), --blind and
-    --contract instead: one whole deal, whether its contract makes and its par. One-deck
-    profiles only.
+    analyze` shows from then on. The deals solved are kept as they are solved: a run
+    stopped (Ctrl-C) goes on from them when the same command is given again. With
+    --hand (five times in standard), --blind and --contract instead: one whole deal,
+    whether its contract makes and its par. One-deck profiles only.
     """
     if hands:
         if dataset is not None:
@@ -435,7 +436,7 @@ def par(dataset: Path | None, deals: int, from_trick: int, workers: int,
                                   ("--makes-only", makes_only)) if v]
     if given:
         raise ValueError(f"{', '.join(given)}: only with --hand (one deal), not with DATASET")
-    from ..analysis.par import card_play, par_table, write_par
+    from ..analysis.par import card_play, discard_parts, par_table, write_par
     from ..analysis.report import print_tables
     from ..dataset.integrity import open_run
 
@@ -447,10 +448,12 @@ def par(dataset: Path | None, deals: int, from_trick: int, workers: int,
             table = par_table(dataset, deals=deals, from_trick=from_trick, workers=workers,
                               progress=advance)
     except KeyboardInterrupt:
-        raise _Interrupted("interrupted; nothing was written") from None
+        raise _Interrupted("interrupted; the deals solved so far are kept in the run's "
+                           "folder, and the same command goes on from them") from None
     import polars as pl
 
     path = write_par(dataset, table)
+    discard_parts(dataset, from_trick)
     click.echo(f"{table.num_rows:,} deals solved in {time.perf_counter() - t0:.1f} s -> {path}")
     print_tables({"card_play": card_play(pl.from_arrow(table))})  # type: ignore[arg-type]
 

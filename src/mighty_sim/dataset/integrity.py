@@ -28,6 +28,9 @@ RUN_FILE = "_run.json"
 TABLES = ("deals", "tricks")
 PAR_FILE = "par.parquet"
 """The run's double-dummy par table (``mighty-sim par``), deleted with the run."""
+PAR_PARTS = ".par-parts"
+"""The chunks of deals a stopped ``mighty-sim par`` had solved, which the same command
+goes on from (a folder of ``from-T/games-N.npz`` files), deleted with the run."""
 SHARD_FILE = "part-0.parquet"
 
 
