@@ -201,7 +201,7 @@ def test_a_par_table_goes_with_its_run(tmp_path: Path) -> None:
     assert not (out / PAR_PARTS).exists()  # the chunks kept while it ran: deleted
     # a new run in the folder deletes it with the old run's files, and the chunks a
     # stopped par run kept
-    _keep_part(out / PAR_PARTS / "from-5", b"run", 200, 0, {"par": np.zeros(3)})
+    _keep_part(out / PAR_PARTS / "from-5", b"run", 30, 0, {"par": np.zeros(3)})
     r = _invoke("simulate", "--deals", "30", "--seed", "4", "--out", str(out), "--workers", "1",
                 "--overwrite")
     assert r.exit_code == 0 and not par.exists()  # type: ignore[attr-defined]
@@ -216,7 +216,8 @@ def test_a_stopped_par_run_goes_on_from_the_chunks_it_solved(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each chunk of games is kept in the run's folder as it is solved: a run stopped
     after two chunks, given again, solves only the chunks left and gives the table of a
-    run never stopped; a chunk kept for another run is solved again, not taken."""
+    run never stopped; a chunk kept for another run, or the shorter last chunk of a run
+    that asked for fewer deals, is solved again, not taken."""
     out = tmp_path / "run"
     _invoke("simulate", "--deals", "40", "--out", str(out), "--workers", "1")
     monkeypatch.setattr(par_module, "CHUNK_GAMES", 8)  # from trick 7: chunks of 8 games
@@ -250,3 +251,9 @@ def test_a_stopped_par_run_goes_on_from_the_chunks_it_solved(
     solved.clear()
     assert par_table(out, deals=40, from_trick=7).equals(whole)
     assert solved == [8]
+    # a run of 20 deals keeps games 16-19 as its last chunk; one of 40 needs 16-23
+    discard_parts(out, 7)
+    par_table(out, deals=20, from_trick=7)
+    solved.clear()
+    assert par_table(out, deals=40, from_trick=7).equals(whole)
+    assert solved == [16, 24, 32]

@@ -173,24 +173,26 @@ def _parts_folder(dataset: Path, from_trick: int) -> Path:
     return dataset / PAR_PARTS / f"from-{from_trick}"
 
 
-def _kept_parts(folder: Path, key: bytes, chunk: int, starts: list[int]
+def _kept_parts(folder: Path, key: bytes, sizes: dict[int, int]
                 ) -> dict[int, dict[str, np.ndarray]]:
-    """The chunks of ``starts`` a stopped run kept in ``folder``: those written for this
-    run (``key``) with chunks of ``chunk`` games; by first game."""
+    """The chunks a stopped run kept in ``folder`` that this one would solve: those
+    written for this run (``key``) with the games ``sizes`` gives for their first game
+    (a run that asked for fewer deals may have kept a shorter last chunk); by first
+    game."""
     kept: dict[int, dict[str, np.ndarray]] = {}
-    for start in starts:
+    for start, size in sizes.items():
         path = folder / f"games-{start}.npz"
         if not path.exists():
             continue
         with np.load(path) as f:
             cols = {k: f[k] for k in f.files}
         if (cols.pop("_run").tobytes() == key
-                and int(cols.pop("_chunk")[0]) == chunk):
+                and int(cols.pop("_games")[0]) == size):
             kept[start] = cols
     return kept
 
 
-def _keep_part(folder: Path, key: bytes, chunk: int, start: int,
+def _keep_part(folder: Path, key: bytes, games: int, start: int,
                cols: dict[str, np.ndarray]) -> None:
     """Write a solved chunk to ``folder``, whole (a temporary file renamed into place)."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -198,7 +200,7 @@ def _keep_part(folder: Path, key: bytes, chunk: int, start: int,
     tmp = folder / f".{path.name}.{os.getpid()}.tmp"
     try:
         arrays: dict[str, Any] = {"_run": np.frombuffer(key, np.uint8),
-                                  "_chunk": np.array([chunk]), **cols}
+                                  "_games": np.array([games]), **cols}
         with tmp.open("wb") as f:
             np.savez(f, **arrays)
         os.replace(tmp, path)
@@ -233,18 +235,19 @@ def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
     per_game = max(1, config.ledger)
     games = min(config.games, math.ceil(deals / per_game))
     chunk = chunk_games(profile, from_trick)
-    starts = list(range(0, games, chunk))
+    sizes = {g: min(chunk, games - g) for g in range(0, games, chunk)}
+    starts = list(sizes)
     cdict = config.to_dict()
     key = _run_key(dataset)
     folder = _parts_folder(dataset, from_trick)
-    parts = _kept_parts(folder, key, chunk, starts)
+    parts = _kept_parts(folder, key, sizes)
     if progress is not None and parts:
         progress(sum(len(p["deal_id"]) for p in parts.values()))
-    todo = [(cdict, g, min(chunk, games - g), from_trick) for g in starts if g not in parts]
+    todo = [(cdict, g, sizes[g], from_trick) for g in starts if g not in parts]
 
     def keep(result: tuple[int, dict[str, np.ndarray]]) -> None:
         start, cols = result
-        _keep_part(folder, key, chunk, start, cols)
+        _keep_part(folder, key, sizes[start], start, cols)
         parts[start] = cols
         if progress is not None:
             progress(len(cols["deal_id"]))
