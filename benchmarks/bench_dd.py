@@ -147,9 +147,10 @@ def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[i
             # compiled before the clock runs: the first deal's last trick, solved untimed
             recorded_position_nb(batch.ri, batch.ru, batch.ti, rows[0], first[rows[0]],
                                  params, profile.tricks, s, h, tr)
-            _timed(s, h, tr, params, [], [], int(batch.ri[rows[0], R_BID])
-                   if question == "makes" else -1, None if question == "makes"
-                   else (0, work, 0, lo, hi))
+            if question == "makes":
+                _timed(s, h, tr, params, [], [], int(batch.ri[rows[0], R_BID]))
+            else:
+                _timed(s, h, tr, params, [], [], par=(0, work, 0, lo, hi))
             for solve, r in enumerate(rows, 1):
                 bar.advance(task)
                 if (name, solve) in done:

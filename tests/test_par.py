@@ -202,6 +202,7 @@ def test_a_par_table_goes_with_its_run(tmp_path: Path) -> None:
     # a new run in the folder deletes it with the old run's files, and the chunks a
     # stopped par run kept
     _keep_part(out / PAR_PARTS / "from-5", b"run", 30, 0, {"par": np.zeros(3)})
+    (out / PAR_PARTS / "from-5" / ".games-30.npz.123.tmp").write_bytes(b"")  # a write cut short
     r = _invoke("simulate", "--deals", "30", "--seed", "4", "--out", str(out), "--workers", "1",
                 "--overwrite")
     assert r.exit_code == 0 and not par.exists()  # type: ignore[attr-defined]

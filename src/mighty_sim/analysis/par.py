@@ -25,7 +25,6 @@ import os
 import signal
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, wait
-from contextlib import suppress
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -35,7 +34,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..dataset.config import RunConfig
-from ..dataset.integrity import PAR_FILE, PAR_PARTS, open_run
+from ..dataset.integrity import PAR_FILE, PAR_PARTS, open_run, remove_par_parts
 from ..dataset.schema import deal_id
 from ..engine.batch import Batch, play_batch
 from ..kernels.layout import (
@@ -62,8 +61,8 @@ fewer with more tricks left (:func:`chunk_games`)."""
 def chunk_games(profile: RuleProfile, from_trick: int) -> int:
     """Games a chunk, from the start of ``from_trick``: :data:`CHUNK_GAMES` up to six
     tricks left, a sixth of it a trick more (each costs five to seven times the time),
-    one game from the whole deal down to eight tricks left, so that a chunk (what a
-    stopped run keeps) is minutes of work at most.
+    and never less than one game (from the whole deal and from trick 2 in ``standard``),
+    so that a chunk (what a stopped run keeps) is minutes of work at most.
 
     >>> from mighty_sim.rules.profile import load_profile
     >>> [chunk_games(load_profile("standard"), t) for t in (1, 2, 3, 4, 5, 9)]
@@ -211,12 +210,7 @@ def _keep_part(folder: Path, key: bytes, games: int, start: int,
 def discard_parts(dataset: Path, from_trick: int) -> None:
     """Delete the chunks kept for ``from_trick`` (once its table is written), and the
     parts folder when nothing else is left in it."""
-    folder = _parts_folder(dataset, from_trick)
-    for path in folder.glob("games-*.npz"):
-        path.unlink()
-    for empty in (folder, folder.parent):
-        with suppress(OSError):
-            empty.rmdir()
+    remove_par_parts(dataset, from_trick)
 
 
 def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
@@ -238,7 +232,7 @@ def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
     sizes = {g: min(chunk, games - g) for g in range(0, games, chunk)}
     starts = list(sizes)
     cdict = config.to_dict()
-    key = _run_key(dataset)
+    key = _config_key(config)
     folder = _parts_folder(dataset, from_trick)
     parts = _kept_parts(folder, key, sizes)
     if progress is not None and parts:
@@ -305,10 +299,14 @@ def trick_pars(batch: Batch, row: int, profile: RuleProfile, from_trick: int
     return pars
 
 
-def _run_key(dataset: Path) -> bytes:
-    """What ties a par table to its run: the run's configuration."""
-    config = open_run(dataset).config
+def _config_key(config: RunConfig) -> bytes:
+    """What ties a par table (or a kept chunk) to its run: the run's configuration."""
     return json.dumps(config.to_dict(), sort_keys=True).encode()
+
+
+def _run_key(dataset: Path) -> bytes:
+    """:func:`_config_key` of the run in ``dataset``."""
+    return _config_key(open_run(dataset).config)
 
 
 def write_par(dataset: Path, table: pa.Table) -> Path:

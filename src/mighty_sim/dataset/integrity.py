@@ -17,6 +17,7 @@ replays it.
 from __future__ import annotations
 
 import json
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,20 @@ PAR_FILE = "par.parquet"
 PAR_PARTS = ".par-parts"
 """The chunks of deals a stopped ``mighty-sim par`` had solved, which the same command
 goes on from (a folder of ``from-T/games-N.npz`` files), deleted with the run."""
+
+
+def remove_par_parts(out: Path, from_trick: int | None = None) -> None:
+    """Delete the par chunks kept in run folder ``out`` for ``from_trick`` (every trick
+    when None), with the temporary files of a write cut short, then the folders they
+    leave empty; nothing else."""
+    pattern = "from-*" if from_trick is None else f"from-{from_trick}"
+    folders = sorted((out / PAR_PARTS).glob(pattern))
+    for folder in folders:
+        for path in [*folder.glob("games-*.npz"), *folder.glob(".games-*.tmp")]:
+            path.unlink()
+    for folder in [*folders, out / PAR_PARTS]:
+        with suppress(OSError):
+            folder.rmdir()
 SHARD_FILE = "part-0.parquet"
 
 

@@ -29,7 +29,14 @@ from typing import Any
 from ..engine.batch import play_batch
 from ..files import write_atomic
 from .config import RunConfig, config_differences, versions
-from .integrity import PAR_FILE, PAR_PARTS, RUN_FILE, TABLES, inspect_run, read_run_file
+from .integrity import (
+    PAR_FILE,
+    RUN_FILE,
+    TABLES,
+    inspect_run,
+    read_run_file,
+    remove_par_parts,
+)
 from .local import run_shards_local
 from .writer import ShardStats, shard_stats_from_file
 
@@ -82,11 +89,7 @@ def _remove_run(out: Path) -> None:
     for path in _run_files(out):
         path.unlink()
     (out / PAR_FILE).unlink(missing_ok=True)
-    for path in sorted((out / PAR_PARTS).glob("from-*/games-*.npz")):
-        path.unlink()
-    for folder in [*sorted((out / PAR_PARTS).glob("from-*")), out / PAR_PARTS]:
-        with suppress(OSError):
-            folder.rmdir()
+    remove_par_parts(out)
     for table in TABLES:
         for folder in sorted((out / table).glob("shard=*")):
             with suppress(OSError):
