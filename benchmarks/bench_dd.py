@@ -90,7 +90,7 @@ def _timed(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
         dd_reaches_nb(s, h, tr, params, nodes, target)
     elif par is not None:
         guess, work, solve, lo, hi = par
-        dd_target_work_nb(s, h, tr, params, nodes, guess, lo, hi, work, solve)
+        dd_target_work_nb(s, h, tr, params, nodes, guess, lo, hi, work, solve, 0)
     else:
         dd_value_nb(s, h, tr, params, nodes)
     seconds.append(time.perf_counter() - t)

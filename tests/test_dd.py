@@ -156,7 +156,7 @@ def test_one_table_kept_across_solves_gives_each_its_value() -> None:
                 solve += 1
                 got = dd_target_work_nb(state.copy(), h.copy(), tr.copy(), params,
                                         np.zeros(1, np.int64), seed % 21, -1, 1 << 30,
-                                        work, solve)
+                                        work, solve, 0)
                 assert got == value, (name, seed, solve)
                 values.append(value)
             differ += values[0] != values[1]

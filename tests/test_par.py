@@ -129,6 +129,13 @@ def test_card_play_table() -> None:
     assert table["heuristic"]["below_par_low"] < 4 / 3 < table["heuristic"]["below_par_high"]
     assert table["pimc"]["below_par"] == pytest.approx(-1.0)
     assert table["pimc"]["above_par_share"] == pytest.approx(0.5)
+    assert table["heuristic"]["unsolved"] == table["pimc"]["unsolved"] == 0
+    # a deal left unanswered (par null) is counted apart, outside every other column
+    unanswered = pl.DataFrame({
+        "declarer_player": ["heuristic"], "from_trick": [5], "par": [None], "taken": [3],
+        "bid": [15], "success": [False]}, schema_overrides={"par": df.schema["par"]})
+    again = {r["declarer_player"]: r for r in card_play(pl.concat([df, unanswered])).to_dicts()}
+    assert again["heuristic"] == {**table["heuristic"], "unsolved": 1}
 
 
 def _invoke(*args: str) -> object:
@@ -161,6 +168,8 @@ def test_par_command_writes_the_table_that_analyze_shows(tmp_path: Path) -> None
 @pytest.mark.parametrize("args, message", [
     (["--from-trick", "11"], "plays tricks 1 to 10"),
     (["--deals", "0"], "--deals"),
+    (["--max-positions", "lots"], "--max-positions"),
+    (["--max-positions", "-5"], "--max-positions"),
 ])
 def test_par_bad_input_is_one_line(tmp_path: Path, args: list[str], message: str) -> None:
     out = tmp_path / "run"
@@ -228,10 +237,10 @@ def test_a_stopped_par_run_goes_on_from_the_chunks_it_solved(
     solved: list[int] = []
     chunk = par_module._chunk
 
-    def counted(cdict: dict[str, object], start: int, games: int, t: int
+    def counted(cdict: dict[str, object], start: int, games: int, t: int, limit: int
                 ) -> dict[str, np.ndarray]:
         solved.append(start)
-        return chunk(cdict, start, games, t)
+        return chunk(cdict, start, games, t, limit)
 
     def stop_after_two(deals: int) -> None:
         if len(solved) == 2:
@@ -258,3 +267,60 @@ def test_a_stopped_par_run_goes_on_from_the_chunks_it_solved(
     solved.clear()
     assert par_table(out, deals=40, from_trick=7).equals(whole)
     assert solved == [16, 24, 32]
+
+
+def test_a_position_limit_leaves_the_longest_searches_unanswered(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``max_positions`` a deal whose search needs more is left unanswered (par
+    null, the limit's positions), every other deal answered as without the limit; the
+    chunks a run kept are taken by a run with another limit only where they hold its
+    answers, so every limit gives the table of a fresh run with it."""
+    out = tmp_path / "run"
+    _invoke("simulate", "--deals", "40", "--out", str(out), "--workers", "1")
+    monkeypatch.setattr(par_module, "CHUNK_GAMES", 8)  # from trick 6: chunks of 8 games
+    whole = par_table(out, deals=40, from_trick=6).to_pydict()
+    discard_parts(out, 6)
+    positions = np.array(whole["positions"])
+    limit = int(np.median(positions))
+
+    def fresh(max_positions: int) -> object:
+        discard_parts(out, 6)
+        return par_table(out, deals=40, from_trick=6, max_positions=max_positions)
+
+    cut = fresh(limit).to_pydict()
+    over = positions > limit
+    assert 5 <= over.sum() <= 35
+    for i in range(len(positions)):
+        if over[i]:
+            assert cut["par"][i] is None and cut["positions"][i] == limit + 1
+        else:
+            assert (cut["par"][i], cut["positions"][i]) == (whole["par"][i], positions[i])
+    # the chunks kept at this limit: another limit takes only those that hold its answers
+    solved: list[int] = []
+    chunk = par_module._chunk
+
+    def counted(cdict: dict[str, object], start: int, games: int, t: int, limit: int
+                ) -> dict[str, np.ndarray]:
+        solved.append(start)
+        return chunk(cdict, start, games, t, limit)
+
+    monkeypatch.setattr(par_module, "_chunk", counted)
+    lower = int(np.percentile(positions, 25))
+    starts = range(0, 40, 8)
+
+    def beyond(most: int) -> list[int]:  # the chunks with a deal needing more than most
+        return [s for s in starts if (positions[s:s + 8] > most).any()]
+
+    # each run below finds the chunks the one before kept (all at that one's limit)
+    for max_positions, retaken in [(limit, []), (lower, beyond(lower)), (0, beyond(lower)),
+                                   (limit, beyond(limit))]:
+        solved.clear()
+        table = par_table(out, deals=40, from_trick=6, max_positions=max_positions)
+        assert solved == retaken, max_positions
+        assert table.equals(fresh(max_positions)), max_positions
+    assert fresh(0).to_pydict() == whole
+
+
+def test_a_position_limit_is_for_a_runs_deals() -> None:
+    r = _invoke("par", "--hand", "AS KS", "--contract", "15S", "--max-positions", "1K")
+    assert r.exit_code == 2 and "--max-positions: only with DATASET" in r.output  # type: ignore[attr-defined]

@@ -72,10 +72,12 @@ def chunk_games(profile: RuleProfile, from_trick: int) -> int:
     return max(1, CHUNK_GAMES // int(6 ** max(0, left - 6)))
 
 
-def _chunk(config_dict: dict[str, Any], game_start: int, games: int, from_trick: int
-           ) -> dict[str, np.ndarray]:
-    """Par of the played deals of games ``game_start ..``: the table's columns."""
-    from ..kernels.par_nb import N_PAR, PAR_FROM, PAR_MATCH, PAR_NODES, PAR_VALUE, par_nb
+def _chunk(config_dict: dict[str, Any], game_start: int, games: int, from_trick: int,
+           limit: int) -> dict[str, np.ndarray]:
+    """Par of the played deals of games ``game_start ..``: the table's columns (``par``
+    -1 for a deal left unanswered at ``limit`` positions)."""
+    from ..kernels.dd_nb import GAVE_UP
+    from ..kernels.par_nb import N_PAR, PAR_FROM, PAR_MATCH, PAR_NODES, PAR_VALUE, par_rows_nb
     from ..kernels.params import compile_profile
 
     config = RunConfig.from_dict(config_dict)
@@ -85,7 +87,8 @@ def _chunk(config_dict: dict[str, Any], game_start: int, games: int, from_trick:
                        players=config.players, ledger=config.ledger, record_tricks=True,
                        to_target=config.to_target)
     out = np.zeros((batch.rows, N_PAR), np.int64)
-    par_nb(batch.ri, batch.ru, batch.ti, compile_profile(profile), from_trick, out)
+    par_rows_nb(batch.ri, batch.ru, batch.ti, compile_profile(profile), from_trick, 0,
+                batch.rows, -1, 1 << 30, out, limit)
     ri, rg = batch.ri, batch.rg
     played = np.flatnonzero(out[:, PAR_MATCH] >= 0)
     bad = played[out[played, PAR_MATCH] != 1]
@@ -100,7 +103,8 @@ def _chunk(config_dict: dict[str, Any], game_start: int, games: int, from_trick:
         "bid": ri[played, R_BID],
         "trump": ri[played, R_TRUMP],
         "from_trick": out[played, PAR_FROM].astype(np.int8),
-        "par": out[played, PAR_VALUE].astype(np.int8),
+        "par": np.where(out[played, PAR_VALUE] == GAVE_UP, -1,
+                        out[played, PAR_VALUE]).astype(np.int8),
         "taken": ri[played, R_TRICKS if tricks_bid else R_POINTS],
         "points": ri[played, R_POINTS],
         "success": ri[played, R_SUCCESS] == 1,
@@ -162,22 +166,33 @@ def run_polled(fn: Callable[..., T], tasks: list[tuple[Any, ...]], workers: int,
     return results
 
 
-def _solved_chunk(config_dict: dict[str, Any], game_start: int, games: int, from_trick: int
-                  ) -> tuple[int, dict[str, np.ndarray]]:
+def _solved_chunk(config_dict: dict[str, Any], game_start: int, games: int, from_trick: int,
+                  limit: int) -> tuple[int, dict[str, np.ndarray]]:
     """:func:`_chunk`, with the chunk's first game (a worker's task)."""
-    return game_start, _chunk(config_dict, game_start, games, from_trick)
+    return game_start, _chunk(config_dict, game_start, games, from_trick, limit)
 
 
 def _parts_folder(dataset: Path, from_trick: int) -> Path:
     return dataset / PAR_PARTS / f"from-{from_trick}"
 
 
-def _kept_parts(folder: Path, key: bytes, sizes: dict[int, int]
+def _same_answers(cols: dict[str, np.ndarray], kept_limit: int, limit: int) -> bool:
+    """Whether a chunk solved with a limit of ``kept_limit`` positions a deal holds what
+    a solve with ``limit`` gives (0: none): every par it found within ``limit``, every
+    deal it left unanswered left at the same limit (a solve's positions do not depend
+    on the limit until it is reached)."""
+    solved = cols["par"] >= 0
+    if limit > 0 and (cols["positions"][solved] > limit).any():
+        return False
+    return bool(solved.all()) or kept_limit == limit
+
+
+def _kept_parts(folder: Path, key: bytes, sizes: dict[int, int], limit: int
                 ) -> dict[int, dict[str, np.ndarray]]:
     """The chunks a stopped run kept in ``folder`` that this one would solve: those
     written for this run (``key``) with the games ``sizes`` gives for their first game
-    (a run that asked for fewer deals may have kept a shorter last chunk); by first
-    game."""
+    (a run that asked for fewer deals may have kept a shorter last chunk) and the
+    answers a solve with ``limit`` gives (:func:`_same_answers`); by first game."""
     kept: dict[int, dict[str, np.ndarray]] = {}
     for start, size in sizes.items():
         path = folder / f"games-{start}.npz"
@@ -185,21 +200,24 @@ def _kept_parts(folder: Path, key: bytes, sizes: dict[int, int]
             continue
         with np.load(path) as f:
             cols = {k: f[k] for k in f.files}
+        kept_limit = int(cols.pop("_limit")[0]) if "_limit" in cols else 0
         if (cols.pop("_run").tobytes() == key
-                and int(cols.pop("_games")[0]) == size):
+                and int(cols.pop("_games")[0]) == size
+                and _same_answers(cols, kept_limit, limit)):
             kept[start] = cols
     return kept
 
 
 def _keep_part(folder: Path, key: bytes, games: int, start: int,
-               cols: dict[str, np.ndarray]) -> None:
+               cols: dict[str, np.ndarray], limit: int = 0) -> None:
     """Write a solved chunk to ``folder``, whole (a temporary file renamed into place)."""
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"games-{start}.npz"
     tmp = folder / f".{path.name}.{os.getpid()}.tmp"
     try:
         arrays: dict[str, Any] = {"_run": np.frombuffer(key, np.uint8),
-                                  "_games": np.array([games]), **cols}
+                                  "_games": np.array([games]),
+                                  "_limit": np.array([limit]), **cols}
         with tmp.open("wb") as f:
             np.savez(f, **arrays)
         os.replace(tmp, path)
@@ -214,9 +232,12 @@ def discard_parts(dataset: Path, from_trick: int) -> None:
 
 
 def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
+              max_positions: int = 0,
               progress: Callable[[int], None] | None = None) -> pa.Table:
     """Par of the first ``deals`` played deals of ``dataset`` (every one if fewer) from
-    the start of trick ``from_trick``: one row a deal, with what the players took.
+    the start of trick ``from_trick``: one row a deal, with what the players took; with
+    ``max_positions`` > 0 a deal whose search passes that many positions is left
+    unanswered (its ``par`` null), so that no deal holds a run up for hours.
 
     ``par`` and ``taken`` count what the contract counts: points, or tricks in trick-bid
     profiles (a contract par makes: ``par >= bid``). ValueError for a two-deck profile (the
@@ -234,14 +255,17 @@ def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
     cdict = config.to_dict()
     key = _config_key(config)
     folder = _parts_folder(dataset, from_trick)
-    parts = _kept_parts(folder, key, sizes)
+    if max_positions < 0:
+        raise ValueError(f"--max-positions: must be 0 (no limit) or more, got {max_positions}")
+    parts = _kept_parts(folder, key, sizes, max_positions)
     if progress is not None and parts:
         progress(sum(len(p["deal_id"]) for p in parts.values()))
-    todo = [(cdict, g, sizes[g], from_trick) for g in starts if g not in parts]
+    todo = [(cdict, g, sizes[g], from_trick, max_positions) for g in starts
+            if g not in parts]
 
     def keep(result: tuple[int, dict[str, np.ndarray]]) -> None:
         start, cols = result
-        _keep_part(folder, key, sizes[start], start, cols)
+        _keep_part(folder, key, sizes[start], start, cols, max_positions)
         parts[start] = cols
         if progress is not None:
             progress(len(cols["deal_id"]))
@@ -250,7 +274,7 @@ def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
         for task in todo:
             keep(_solved_chunk(*task))
     elif todo:
-        _chunk(cdict, 0, 1, profile.hand_size)  # compiled once here, loaded by workers
+        _chunk(cdict, 0, 1, profile.hand_size, 0)  # compiled once here, loaded by workers
         run_polled(_solved_chunk, todo, workers, keep)
     cols = {k: np.concatenate([parts[g][k] for g in starts])[:deals] for k in parts[starts[0]]}
     _check_stored(dataset, cols)
@@ -264,7 +288,7 @@ def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
         "bid": cols["bid"],
         "trump": pa.array([TRUMPS[t] for t in cols["trump"]]).dictionary_encode(),
         "from_trick": cols["from_trick"],
-        "par": cols["par"],
+        "par": pa.array(cols["par"], mask=cols["par"] < 0),
         "taken": cols["taken"],
         "success": cols["success"],
         "positions": cols["positions"],
@@ -327,23 +351,27 @@ def card_play(par: pl.DataFrame) -> pl.DataFrame:
     """The declarer side's card play against double-dummy par, by the declarer's player:
     deals, mean ``par - taken`` (``below_par``, with a 95% interval), the deals whose
     contract was makeable and how many of them were lost (``lost_rate`` with a Wilson
-    interval), and the share that made more than par (the defence's errors)."""
+    interval), and the share that made more than par (the defence's errors); deals
+    left unanswered (``par`` null: ``par --max-positions``) are counted apart
+    (``unsolved``), outside every other column."""
     rows = []
     for (player, start), g in par.group_by("declarer_player", "from_trick", maintain_order=True):
+        unsolved = g["par"].null_count()
+        g = g.filter(pl.col("par").is_not_null())
         gap = (g["par"].cast(pl.Int64) - g["taken"].cast(pl.Int64)).to_numpy()
         n = len(gap)
+        mean = float(gap.mean()) if n else math.nan
         half = Z95 * float(gap.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
         makeable = g.filter(pl.col("par") >= pl.col("bid"))
         lost = int((~makeable["success"]).sum())
         low, high = wilson_interval(lost, makeable.height)
         rows.append({
-            "declarer_player": player, "from_trick": start, "n": n,
-            "below_par": float(gap.mean()), "below_par_low": float(gap.mean()) - half,
-            "below_par_high": float(gap.mean()) + half,
+            "declarer_player": player, "from_trick": start, "n": n, "unsolved": unsolved,
+            "below_par": mean, "below_par_low": mean - half, "below_par_high": mean + half,
             "makeable": makeable.height, "lost": lost,
             "lost_rate": lost / makeable.height if makeable.height else math.nan,
             "lost_low": low, "lost_high": high,
-            "above_par_share": float((gap < 0).mean()),
+            "above_par_share": float((gap < 0).mean()) if n else math.nan,
         })
     return pl.DataFrame(rows).sort("declarer_player", "from_trick") if rows else pl.DataFrame()
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import njit
+from .dd_solve_nb import GAVE_UP as GAVE_UP
 from .dd_solve_nb import N_D, N_F, load_nb, range_nb, solve_nb
 from .dd_solve_nb import USE_BOUNDS as USE_BOUNDS
 from .dd_solve_nb import USE_DECIDED as USE_DECIDED
@@ -120,7 +121,7 @@ def dd_window_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarra
     bits = table_bits_nb(s, h) if uses & USE_TABLE else 0
     tt, fs, hd, tc, moves, frame, keys = work_nb(bits)
     return solve_nb(s, h, tr, params, side_of_nb(s), uses, nodes, tt, bits, fs, hd, tc,
-                    moves, frame, keys, lo, hi, np.uint64(0))
+                    moves, frame, keys, lo, hi, np.uint64(0), 0)
 
 
 @njit(cache=True)
@@ -136,7 +137,7 @@ def dd_target_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarra
     widest window from trick 5, 1.3 from trick 3, 12 on whole deals (tables of 2**20
     entries both). -1 before a first-trick friend is known."""
     return dd_target_work_nb(s, h, tr, params, nodes, guess, lo, hi,
-                             work_nb(table_bits_nb(s, h)), 0)
+                             work_nb(table_bits_nb(s, h)), 0, 0)
 
 
 @njit(cache=True)
@@ -144,11 +145,15 @@ def dd_target_work_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.n
                       nodes: np.ndarray, guess: int, lo: int, hi: int,
                       work: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                   np.ndarray, np.ndarray, np.ndarray],
-                      solve: int) -> int:
+                      solve: int, limit: int) -> int:
     """:func:`dd_target_nb` in the arrays ``work`` (:func:`work_nb`, a table of at
     least ``table_bits_nb`` bits) as they are, ``solve`` numbering the search: a caller
     solving many positions gives each its own number and keeps the arrays, which a
-    solve need not clear (clearing a fresh table costs a position 1 to 5 ms)."""
+    solve need not clear (clearing a fresh table costs a position 1 to 5 ms). With
+    ``limit`` > 0, :data:`GAVE_UP` once ``nodes[0]`` passes it unanswered: the
+    positions a search visits do not depend on what the table held before (another
+    search's entries never match, and every entry is replaced), so whether a position
+    is answered within a limit is the same on every run."""
     side = side_of_nb(s)
     if side < 0:
         return -1
@@ -162,7 +167,9 @@ def dd_target_work_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.n
     while lower < upper:
         target = min(max(g, lower + 1), upper)
         g = solve_nb(s, h, tr, params, side, USE_ALL, nodes, tt, bits, fs, hd, tc, moves,
-                     frame, keys, target - 1, target, salt)
+                     frame, keys, target - 1, target, salt, limit)
+        if g == GAVE_UP:
+            return GAVE_UP
         if g < target:  # at most g
             upper = g
         else:  # at least g

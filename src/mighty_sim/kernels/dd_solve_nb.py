@@ -92,6 +92,8 @@ _JOKER = np.uint64(1) << np.uint64(JOKER_BIT)
 _NONE = np.uint64(0)
 _RANKS = np.uint64(0x1FFF)  # a suit's 13 cards, shifted down to bit 0
 _UNBOUNDED = 1 << 20  # a bound not known
+GAVE_UP = -(1 << 22)
+"""What a search returns when it ends at its limit of positions, unanswered."""
 _OFFSET = 1 << 21
 _LOW32 = np.uint64(0xFFFFFFFF)
 
@@ -247,12 +249,14 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
              side: int, uses: int, nodes: np.ndarray, tt: np.ndarray, bits: int,
              fs: np.ndarray, hd: np.ndarray, tc: np.ndarray, moves: np.ndarray,
              frame: np.ndarray, keys: np.ndarray,
-             lo: int, hi: int, salt: np.uint64) -> int:
+             lo: int, hi: int, salt: np.uint64, limit: int) -> int:
     """The side's final count from a play state: fail-soft alpha-beta with the parts of
     the search ``uses`` names, every line with none (:func:`.dd_nb.dd_window_nb` and
-    the rest describe the search). The table's keys are the positions' (:func:`key_nb`)
-    xor ``salt`` (even): a table that held another position's search is used as it is
-    under another salt, its entries never matching. Iterative, one frame a ply
+    the rest describe the search); :data:`GAVE_UP` as soon as ``nodes[0]`` passes
+    ``limit`` > 0 (the table then holds only what searches ended, which stays true).
+    The table's keys are the positions' (:func:`key_nb`) xor ``salt`` (even): a table
+    that held another position's search is used as it is under another salt, its
+    entries never matching. Iterative, one frame a ply
     (``fs``/``hd``/``tc`` the positions of the line searched, ``moves`` each ply's moves
     and their order, ``frame`` each ply's window, progress and bounds): Numba's cache
     does not reload recursive functions. Every array is the caller's and borrowed
@@ -300,6 +304,8 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
         if entering:
             entering = False
             nodes[0] += 1
+            if limit > 0 and nodes[0] > limit:
+                return GAVE_UP
             f, hp, tp = fs[d], hd[d], tc[d]
             trick_no = f[F_TRICK_NO]
             k = f[F_K]

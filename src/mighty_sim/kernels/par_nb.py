@@ -126,19 +126,20 @@ def par_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarray,
     from the start of trick ``from_trick`` (:func:`recorded_position_nb`), -1 for a deal
     not played; ``out[r, PAR_MATCH]`` 1 when the whole recorded play replays to the
     recorded result."""
-    par_rows_nb(ri, ru, ti, params, from_trick, 0, ri.shape[0], -1, 1 << 30, out)
+    par_rows_nb(ri, ru, ti, params, from_trick, 0, ri.shape[0], -1, 1 << 30, out, 0)
 
 
 @njit(cache=True, nogil=True, nrt=True)
 def par_rows_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarray,
-                from_trick: int, r0: int, r1: int, lo: int, hi: int, out: np.ndarray
-                ) -> None:
+                from_trick: int, r0: int, r1: int, lo: int, hi: int, out: np.ndarray,
+                limit: int) -> None:
     """:func:`par_nb` for rows ``r0 .. r1-1`` (``out`` rows the same), each par found
     only as far as ``lo`` and ``hi`` tell success from failure (:func:`.dd_nb.dd_target_nb`):
     ``lo`` for a par of at most ``lo``, at least ``hi`` for one of at least ``hi``, the
     par itself between. Whether a bid from ``lo + 1`` to ``hi`` makes needs no more, and
-    a hand far from every bid costs one search. Releases the GIL: threads may solve
-    row ranges side by side."""
+    a hand far from every bid costs one search. With ``limit`` > 0 a deal whose search
+    passes ``limit`` positions is left unanswered: its par :data:`.dd_nb.GAVE_UP`.
+    Releases the GIL: threads may solve row ranges side by side."""
     n = params[P_PLAYERS]
     first = first_tricks_nb(ri.shape[0], ti)
     s = np.zeros(N_S, np.int64)
@@ -160,7 +161,7 @@ def par_rows_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarr
         out[r, PAR_FROM] = s[S_TRICK_NO]
         out[r, PAR_VALUE] = dd_target_work_nb(s.copy(), h.copy(), tr.copy(), params, nodes,
                                               recorded_count_nb(ri, r, params), lo, hi,
-                                              work, r + 1)
+                                              work, r + 1, limit)
         out[r, PAR_NODES] = nodes[0]
         while ok and t < ti.shape[0] and ti[t, T_ROW] == r:
             ok = _replay_trick_nb(s, h, tr, ti, t, params, scratch)
