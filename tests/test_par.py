@@ -222,6 +222,20 @@ def test_a_par_table_goes_with_its_run(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "another run" in r.output  # type: ignore[attr-defined]
 
 
+def _chunks_solved(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """From now on, the first game of each chunk ``par_table`` solves, as it solves it."""
+    solved: list[int] = []
+    chunk = par_module._chunk
+
+    def counted(cdict: dict[str, object], start: int, games: int, t: int, limit: int
+                ) -> dict[str, np.ndarray]:
+        solved.append(start)
+        return chunk(cdict, start, games, t, limit)
+
+    monkeypatch.setattr(par_module, "_chunk", counted)
+    return solved
+
+
 def test_a_stopped_par_run_goes_on_from_the_chunks_it_solved(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each chunk of games is kept in the run's folder as it is solved: a run stopped
@@ -234,19 +248,12 @@ def test_a_stopped_par_run_goes_on_from_the_chunks_it_solved(
     whole = par_table(out, deals=40, from_trick=7)
     discard_parts(out, 7)
     assert not (out / PAR_PARTS).exists()
-    solved: list[int] = []
-    chunk = par_module._chunk
-
-    def counted(cdict: dict[str, object], start: int, games: int, t: int, limit: int
-                ) -> dict[str, np.ndarray]:
-        solved.append(start)
-        return chunk(cdict, start, games, t, limit)
+    solved = _chunks_solved(monkeypatch)
 
     def stop_after_two(deals: int) -> None:
         if len(solved) == 2:
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(par_module, "_chunk", counted)
     with pytest.raises(KeyboardInterrupt):
         par_table(out, deals=40, from_trick=7, progress=stop_after_two)
     folder = out / PAR_PARTS / "from-7"
@@ -296,15 +303,7 @@ def test_a_position_limit_leaves_the_longest_searches_unanswered(
         else:
             assert (cut["par"][i], cut["positions"][i]) == (whole["par"][i], positions[i])
     # the chunks kept at this limit: another limit takes only those that hold its answers
-    solved: list[int] = []
-    chunk = par_module._chunk
-
-    def counted(cdict: dict[str, object], start: int, games: int, t: int, limit: int
-                ) -> dict[str, np.ndarray]:
-        solved.append(start)
-        return chunk(cdict, start, games, t, limit)
-
-    monkeypatch.setattr(par_module, "_chunk", counted)
+    solved = _chunks_solved(monkeypatch)
     lower = int(np.percentile(positions, 25))
     starts = range(0, 40, 8)
 
