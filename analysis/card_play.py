@@ -21,22 +21,23 @@ if par is None:
     sys.exit(f"{dataset} has no par table: run `mighty-sim par {dataset}` first")
 pl.Config.set_tbl_rows(40)
 print(card_play(par))
-# by contract: the share par makes against the share made, and the points below par
+# by contract (and starting trick: a table holds each trick `par` was run from): the share
+# par makes against the share made, and the points below par
 print(
-    par.group_by("bid", "trump")
+    par.group_by("from_trick", "bid", "trump")
     .agg(pl.len().alias("n"), (pl.col("par") >= pl.col("bid")).mean().alias("par_makes"),
          pl.col("success").mean().alias("made"),
          (pl.col("par").cast(pl.Int64) - pl.col("taken")).mean().alias("below_par"))
     .filter(pl.col("n") >= 50)
-    .sort("bid", "trump")
+    .sort("from_trick", "bid", "trump")
 )
 # an example of your own: below par when the declarer held both Mighty and the joker
 deals = scan_deals(dataset).select("deal_id", "declarer_has_mighty", "declarer_has_joker")
 print(
     par.lazy().join(deals, on="deal_id")
-    .group_by("declarer_has_mighty", "declarer_has_joker")
+    .group_by("from_trick", "declarer_has_mighty", "declarer_has_joker")
     .agg(pl.len().alias("n"), (pl.col("par").cast(pl.Int64) - pl.col("taken")).mean()
          .alias("below_par"))
-    .sort("declarer_has_mighty", "declarer_has_joker")
+    .sort("from_trick", "declarer_has_mighty", "declarer_has_joker")
     .collect()
 )

@@ -157,6 +157,15 @@ def test_par_command_writes_the_table_that_analyze_shows(tmp_path: Path) -> None
     # one worker gives the same table
     r = _invoke("par", str(out), "--deals", "250", "--from-trick", "7", "--workers", "1")
     assert pl.read_parquet(out / "par.parquet").equals(par)
+    # another starting trick: its rows beside these, each deal once a trick
+    for _ in range(2):
+        r = _invoke("par", str(out), "--deals", "100", "--from-trick", "9", "--workers", "1")
+        assert r.exit_code == 0, r.output  # type: ignore[attr-defined]
+        both = pl.read_parquet(out / "par.parquet")
+        assert both.filter(pl.col("from_trick") == 7).equals(par)
+        assert both.filter(pl.col("from_trick") == 9)["deal_id"].to_list() == \
+            par["deal_id"].to_list()[:100]
+    assert [(r["from_trick"], r["n"]) for r in card_play(both).to_dicts()] == [(7, 250), (9, 100)]
     r = _invoke("analyze", str(out), "--format", "json")
     assert r.exit_code == 0 and '"card_play"' in r.output  # type: ignore[attr-defined]
     script = Path(__file__).resolve().parents[1] / "analysis" / "card_play.py"

@@ -333,11 +333,26 @@ def _run_key(dataset: Path) -> bytes:
     return _config_key(open_run(dataset).config)
 
 
+def _row_keys(table: pa.Table) -> np.ndarray:
+    """Each row's deal and starting trick as one number."""
+    return (np.asarray(table.column("deal_id")).astype(np.uint64) * np.uint64(64)
+            + np.asarray(table.column("from_trick")).astype(np.uint64))
+
+
 def write_par(dataset: Path, table: pa.Table) -> Path:
-    """``table`` written whole to ``dataset/par.parquet`` (a temporary file renamed into
-    place), marked with the run it belongs to."""
+    """``table`` written to ``dataset/par.parquet`` (a temporary file renamed into place),
+    marked with the run it belongs to, beside the rows the file held of other deals or
+    other starting tricks (so that one table compares the card play from several
+    tricks); rows by starting trick, then deal."""
     path = dataset / PAR_FILE
-    table = table.replace_schema_metadata({b"mighty_sim.run": _run_key(dataset)})
+    key = _run_key(dataset)
+    if path.exists() and (pq.read_schema(path).metadata or {}).get(b"mighty_sim.run") == key:
+        old = pq.read_table(path).replace_schema_metadata(None)
+        if old.schema.equals(table.schema):
+            old = old.filter(pa.array(~np.isin(_row_keys(old), _row_keys(table))))
+            table = pa.concat_tables([old, table]).unify_dictionaries().combine_chunks()
+            table = table.sort_by([("from_trick", "ascending"), ("deal_id", "ascending")])
+    table = table.replace_schema_metadata({b"mighty_sim.run": key})
     tmp = dataset / f".{PAR_FILE}.{os.getpid()}.tmp"
     try:
         pq.write_table(table, tmp, compression="zstd")

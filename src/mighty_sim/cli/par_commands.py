@@ -82,11 +82,12 @@ def par(dataset: Path | None, deals: int, from_trick: int, workers: int, max_pos
 
     With DATASET: the par of its deals beside what the players took, written to
     DATASET/par.parquet (one row a deal: par, taken, bid, success, positions searched;
-    points, or tricks in trick-bid profiles), and the card-play table that `mighty-sim
-    analyze` shows from then on. The deals solved are kept as they are solved: a run
-    stopped (Ctrl-C) goes on from them when the same command is given again. With
-    --hand (five times in standard), --blind and --contract instead: one whole deal,
-    whether its contract makes and its par. One-deck profiles only.
+    points, or tricks in trick-bid profiles; the rows of other starting tricks kept),
+    and the card-play table that `mighty-sim analyze` shows from then on. The deals
+    solved are kept as they are solved: a run stopped (Ctrl-C) goes on from them when
+    the same command is given again. With --hand (five times in standard), --blind and
+    --contract instead: one whole deal, whether its contract makes and its par.
+    One-deck profiles only.
     """
     if hands:
         if dataset is not None:
@@ -101,10 +102,9 @@ def par(dataset: Path | None, deals: int, from_trick: int, workers: int, max_pos
     given = [name for name, v in (("--blind", blind), ("--contract", contract),
                                   ("--lead-request", lead_request),
                                   ("--makes-only", makes_only)) if v]
-
     if given:
         raise ValueError(f"{', '.join(given)}: only with --hand (one deal), not with DATASET")
-    from ..analysis.par import card_play, discard_parts, par_table, write_par
+    from ..analysis.par import card_play, discard_parts, par_table, read_par, write_par
     from ..analysis.report import print_tables
     from ..dataset.integrity import open_run
 
@@ -118,8 +118,6 @@ def par(dataset: Path | None, deals: int, from_trick: int, workers: int, max_pos
     except KeyboardInterrupt:
         raise _Interrupted("interrupted; the deals solved so far are kept in the run's "
                            "folder, and the same command goes on from them") from None
-    import polars as pl
-
     path = write_par(dataset, table)
     discard_parts(dataset, from_trick)
     unsolved = table.column("par").null_count
@@ -127,7 +125,9 @@ def par(dataset: Path | None, deals: int, from_trick: int, workers: int, max_pos
             if unsolved else "")
     click.echo(f"{table.num_rows - unsolved:,} deals solved{left} in "
                f"{time.perf_counter() - t0:.1f} s -> {path}")
-    print_tables({"card_play": card_play(pl.from_arrow(table))})  # type: ignore[arg-type]
+    written = read_par(dataset)  # with the rows of other starting tricks it holds
+    if written is not None:
+        print_tables({"card_play": card_play(written)})
 
 
 def _par_deal(hands: tuple[str, ...], blind: str, contract: str | None, friend: str,
