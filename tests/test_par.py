@@ -250,7 +250,8 @@ def test_a_stopped_par_run_goes_on_from_the_chunks_it_solved(
     """Each chunk of games is kept in the run's folder as it is solved: a run stopped
     after two chunks, given again, solves only the chunks left and gives the table of a
     run never stopped; a chunk kept for another run, or the shorter last chunk of a run
-    that asked for fewer deals, is solved again, not taken."""
+    that asked for fewer deals, is solved again, not taken; a table written of fewer
+    deals deletes only their chunks."""
     out = tmp_path / "run"
     _invoke("simulate", "--deals", "40", "--out", str(out), "--workers", "1")
     monkeypatch.setattr(par_module, "CHUNK_GAMES", 8)  # from trick 7: chunks of 8 games
@@ -267,9 +268,12 @@ def test_a_stopped_par_run_goes_on_from_the_chunks_it_solved(
         par_table(out, deals=40, from_trick=7, progress=stop_after_two)
     folder = out / PAR_PARTS / "from-7"
     assert sorted(p.name for p in folder.iterdir()) == ["games-0.npz", "games-8.npz"]
+    # a table of the first 8 deals written: their chunk goes, the later one stays
+    discard_parts(out, 7, deals=8)
+    assert sorted(p.name for p in folder.iterdir()) == ["games-8.npz"]
     solved.clear()
     assert par_table(out, deals=40, from_trick=7).equals(whole)
-    assert solved == [16, 24, 32]
+    assert solved == [0, 16, 24, 32]
     # chunk 8 rewritten as another run's, with other pars: solved again
     with np.load(folder / "games-8.npz") as f:
         cols = {k: f[k] for k in f.files if not k.startswith("_")}

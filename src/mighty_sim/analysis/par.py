@@ -225,10 +225,18 @@ def _keep_part(folder: Path, key: bytes, games: int, start: int,
         tmp.unlink(missing_ok=True)
 
 
-def discard_parts(dataset: Path, from_trick: int) -> None:
-    """Delete the chunks kept for ``from_trick`` (once its table is written), and the
-    parts folder when nothing else is left in it."""
-    remove_par_parts(dataset, from_trick)
+def _games(config: RunConfig, deals: int) -> int:
+    """The games that hold a run's first ``deals`` played deals."""
+    return min(config.games, math.ceil(deals / max(1, config.ledger)))
+
+
+def discard_parts(dataset: Path, from_trick: int, deals: int | None = None) -> None:
+    """Delete the chunks kept for ``from_trick`` (once its table is written) of the games
+    that hold the first ``deals`` deals (every chunk when None: the chunks of later games,
+    which a stopped run for more deals solved, are kept for a run that asks for them),
+    and the parts folder when nothing else is left in it."""
+    below = None if deals is None else _games(open_run(dataset).config, deals)
+    remove_par_parts(dataset, from_trick, below)
 
 
 def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
@@ -247,8 +255,7 @@ def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
     config = open_run(dataset).config
     profile = config.profile
     check_solvable(profile, from_trick, "--from-trick")
-    per_game = max(1, config.ledger)
-    games = min(config.games, math.ceil(deals / per_game))
+    games = _games(config, deals)
     chunk = chunk_games(profile, from_trick)
     sizes = {g: min(chunk, games - g) for g in range(0, games, chunk)}
     starts = list(sizes)

@@ -119,7 +119,7 @@ def par(dataset: Path | None, deals: int, from_trick: int, workers: int, max_pos
         raise _Interrupted("interrupted; the deals solved so far are kept in the run's "
                            "folder, and the same command goes on from them") from None
     path = write_par(dataset, table)
-    discard_parts(dataset, from_trick)
+    discard_parts(dataset, from_trick, deals)
     unsolved = table.column("par").null_count
     left = (f" ({unsolved:,} left unanswered at {max_positions:,} positions)"
             if unsolved else "")

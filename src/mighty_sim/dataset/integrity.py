@@ -34,18 +34,26 @@ PAR_PARTS = ".par-parts"
 goes on from (a folder of ``from-T/games-N.npz`` files), deleted with the run."""
 
 
-def remove_par_parts(out: Path, from_trick: int | None = None) -> None:
+def remove_par_parts(out: Path, from_trick: int | None = None,
+                     below: int | None = None) -> None:
     """Delete the par chunks kept in run folder ``out`` for ``from_trick`` (every trick
-    when None), with the temporary files of a write cut short, then the folders they
-    leave empty; nothing else."""
+    when None) whose first game is below ``below`` (every one when None), with the
+    temporary files of a write cut short, then the folders they leave empty; nothing
+    else."""
     pattern = "from-*" if from_trick is None else f"from-{from_trick}"
     folders = sorted((out / PAR_PARTS).glob(pattern))
     for folder in folders:
-        for path in [*folder.glob("games-*.npz"), *folder.glob(".games-*.tmp")]:
+        for path in folder.glob(".games-*.tmp"):
             path.unlink()
+        for path in folder.glob("games-*.npz"):
+            first = path.name.split(".")[0].removeprefix("games-")
+            if below is None or not first.isdigit() or int(first) < below:
+                path.unlink()
     for folder in [*folders, out / PAR_PARTS]:
         with suppress(OSError):
             folder.rmdir()
+
+
 SHARD_FILE = "part-0.parquet"
 
 
