@@ -11,6 +11,7 @@ from conftest import STANDARD
 
 from mighty_sim.cli.commands import main
 from mighty_sim.dataset.config import RunConfig
+from mighty_sim.dataset.integrity import PAR_PARTS
 from mighty_sim.dataset.runner import run_simulation
 from mighty_sim.engine.players import parse_players
 
@@ -40,3 +41,17 @@ def test_address_needs_the_dask_executor(tmp_path: Path) -> None:
     r = CliRunner().invoke(main, ["simulate", "--deals", "10", "--out", str(tmp_path / "x"),
                                   "--address", "tcp://127.0.0.1:1"])
     assert r.exit_code == 2 and "--executor dask" in r.stderr
+
+
+def test_par_on_a_dask_cluster_gives_the_table_of_a_local_run(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    run_simulation(RunConfig(STANDARD, deals=300, seed=3, players=parse_players("heuristic", 5)),
+                   out, workers=1)
+    args = ["par", str(out), "--deals", "300", "--from-trick", "7"]
+    r = CliRunner().invoke(main, [*args, "--workers", "1"])
+    assert r.exit_code == 0, r.output
+    local = pl.read_parquet(out / "par.parquet")
+    assert not (out / PAR_PARTS).exists()  # the dask run below solves every chunk
+    r = CliRunner().invoke(main, [*args, "--executor", "dask", "--workers", "2"])
+    assert r.exit_code == 0, r.output
+    assert pl.read_parquet(out / "par.parquet").equals(local) and local.height == 300

@@ -240,12 +240,14 @@ def discard_parts(dataset: Path, from_trick: int, deals: int | None = None) -> N
 
 
 def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
-              max_positions: int = 0,
+              max_positions: int = 0, client: Any = None,
               progress: Callable[[int], None] | None = None) -> pa.Table:
     """Par of the first ``deals`` played deals of ``dataset`` (every one if fewer) from
     the start of trick ``from_trick``: one row a deal, with what the players took; with
     ``max_positions`` > 0 a deal whose search passes that many positions is left
-    unanswered (its ``par`` null), so that no deal holds a run up for hours.
+    unanswered (its ``par`` null), so that no deal holds a run up for hours. With a Dask
+    ``client`` the chunks are solved on its cluster (its workers re-simulate the deals
+    from the run's configuration: they need no access to the dataset).
 
     ``par`` and ``taken`` count what the contract counts: points, or tricks in trick-bid
     profiles (a contract par makes: ``par >= bid``). ValueError for a two-deck profile (the
@@ -277,7 +279,13 @@ def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
         if progress is not None:
             progress(len(cols["deal_id"]))
 
-    if workers <= 1 or len(todo) <= 1:
+    if client is not None and todo:
+        from ..dataset.dask_cluster import map_dask, run_key
+
+        client.run(_chunk, cdict, 0, 1, profile.hand_size, 0)  # each worker compiles once
+        name = f"mighty-sim-par-{run_key(cdict)}-from-{from_trick}-limit-{max_positions}"
+        map_dask(client, _solved_chunk, todo, [f"{name}-{task[1]}" for task in todo], keep)
+    elif workers <= 1 or len(todo) <= 1:
         for task in todo:
             keep(_solved_chunk(*task))
     elif todo:

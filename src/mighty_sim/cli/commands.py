@@ -102,6 +102,19 @@ def _seed_option(help_text: str) -> Callable[[Any], Any]:
                         help=help_text)
 
 
+def executor_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--executor`` (local or dask), ``--address`` and ``--scheduler-file``."""
+    for option in reversed([
+        click.option("--executor", type=click.Choice(["local", "dask"]), default="local",
+                     show_default=True, help="Local worker processes, or a Dask cluster "
+                     "(docs/cluster.md)."),
+        click.option("--address", default=None, help="Dask scheduler, e.g. tcp://host:8786."),
+        click.option("--scheduler-file", default=None, help="Dask scheduler file."),
+    ]):
+        command = option(command)
+    return command
+
+
 def _format_option(*choices: str) -> Callable[[Any], Any]:
     """``--format``: one of ``choices``, the first by default."""
     return click.option("--format", "fmt", type=click.Choice(list(choices)),
@@ -267,10 +280,7 @@ def demo(deals: int, out: Path) -> None:
 @click.option("--shard-games", type=int, default=None,
               help=f"Games per Parquet file [default: files of at most {SHARD_GAMES:,} "
                    "deals' worth, all of about the same size].")
-@click.option("--executor", type=click.Choice(["local", "dask"]), default="local",
-              show_default=True, help="Local worker processes, or a Dask cluster.")
-@click.option("--address", default=None, help="Dask scheduler, e.g. tcp://host:8786.")
-@click.option("--scheduler-file", default=None, help="Dask scheduler file.")
+@executor_options
 def simulate(profile: str, deals: int, seed: int, workers: int, out: Path, players: str,
              aggressiveness: float, ledger: int | None, to_target: bool, tricks: bool,
              resume: bool, overwrite: bool,

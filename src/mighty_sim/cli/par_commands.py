@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from ..rules.profile import load_profile
-from .commands import _format_option, _Interrupted, _progress, main
+from .commands import _format_option, _Interrupted, _progress, executor_options, main
 
 _SUFFIXES = {"K": 10**3, "M": 10**6, "G": 10**9}
 
@@ -58,6 +58,7 @@ class PositionCount(click.ParamType):  # type: ignore[type-arg]
                    "apart in the card-play table; 0 for no limit. Whole deals mostly take "
                    "tens of millions, a few billions. The same limit answers the same deals "
                    "on every run.")
+@executor_options
 @click.option("--hand", "hands", multiple=True,
               help="Instead of DATASET, one deal: give once a seat, the declarer's hand "
                    "after the exchange first, then each seat in turn of play.")
@@ -75,6 +76,7 @@ class PositionCount(click.ParamType):  # type: ignore[type-arg]
               help="With --hand: only whether the contract makes (much faster than the par).")
 @_format_option("table", "json")
 def par(dataset: Path | None, deals: int, from_trick: int, workers: int, max_positions: int,
+        executor: str, address: str | None, scheduler_file: str | None,
         hands: tuple[str, ...], blind: str, contract: str | None, friend: str,
         lead_request: str | None, profile: str, makes_only: bool, fmt: str) -> None:
     """Double-dummy par: what the declarer's side takes against best defence with every
@@ -92,9 +94,13 @@ def par(dataset: Path | None, deals: int, from_trick: int, workers: int, max_pos
     if hands:
         if dataset is not None:
             raise ValueError("give DATASET or --hand, not both")
-        if max_positions:
-            raise ValueError("--max-positions: only with DATASET, not with --hand (Ctrl-C "
-                             "ends one deal's search)")
+        apart = [name for name, v in (("--max-positions", max_positions),
+                                      ("--executor", executor != "local"),
+                                      ("--address", address),
+                                      ("--scheduler-file", scheduler_file)) if v]
+        if apart:
+            raise ValueError(f"{', '.join(apart)}: only with DATASET, not with --hand (one "
+                             "deal, solved here; Ctrl-C ends its search)")
         _par_deal(hands, blind, contract, friend, lead_request, profile, makes_only, fmt)
         return
     if dataset is None:
@@ -106,15 +112,19 @@ def par(dataset: Path | None, deals: int, from_trick: int, workers: int, max_pos
         raise ValueError(f"{', '.join(given)}: only with --hand (one deal), not with DATASET")
     from ..analysis.par import card_play, discard_parts, par_table, read_par, write_par
     from ..analysis.report import print_tables
+    from ..dataset.dask_cluster import check_executor, executor_client
     from ..dataset.integrity import open_run
 
+    check_executor(executor, address, scheduler_file)
     run = open_run(dataset)
     expected = min(deals, run.config.deals * max(1, run.config.ledger))
     t0 = time.perf_counter()
     try:
-        with _progress("par", expected) as advance:
+        with executor_client(executor, workers=workers, address=address,
+                             scheduler_file=scheduler_file) as client, \
+                _progress("par", expected) as advance:
             table = par_table(dataset, deals=deals, from_trick=from_trick, workers=workers,
-                              max_positions=max_positions, progress=advance)
+                              max_positions=max_positions, client=client, progress=advance)
     except KeyboardInterrupt:
         raise _Interrupted("interrupted; the deals solved so far are kept in the run's "
                            "folder, and the same command goes on from them") from None

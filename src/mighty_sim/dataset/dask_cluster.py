@@ -1,4 +1,5 @@
-"""Running a simulation's shards on a Dask cluster (``--executor dask``).
+"""Running a simulation's shards, or ``par``'s chunks of deals, on a Dask cluster
+(``--executor dask``).
 
 Each shard is one task with a deterministic key (the run's hash and the shard number);
 the task writes its own Parquet file into the shared output folder under a unique
@@ -72,6 +73,42 @@ def dask_client(*, workers: int, address: str | None,
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def check_executor(executor: str, address: str | None, scheduler_file: str | None) -> None:
+    """ValueError unless ``executor`` is ``local`` or ``dask``, an address or scheduler
+    file goes with ``dask``, and Dask is installed for it."""
+    if executor not in ("local", "dask"):
+        raise ValueError(f"executor: must be local or dask, got {executor!r}")
+    if executor == "local" and (address or scheduler_file):
+        raise ValueError("--address and --scheduler-file go with --executor dask")
+    if executor == "dask":
+        check_dask()
+
+
+@contextmanager
+def executor_client(executor: str, *, workers: int, address: str | None,
+                    scheduler_file: str | None) -> Iterator[Any]:
+    """None for the ``local`` executor; for ``dask`` a client of the cluster
+    (:func:`dask_client`). The arguments are those :func:`check_executor` checked."""
+    if executor != "dask":
+        yield None
+        return
+    with dask_client(workers=workers, address=address, scheduler_file=scheduler_file) as client:
+        yield client
+
+
+def map_dask(client: Any, fn: Callable[..., Any], tasks: list[tuple[Any, ...]],
+             keys: list[str], on_result: Callable[[Any], None]) -> None:
+    """``fn(*task)`` for every task on ``client``'s cluster, under the given task keys
+    (deterministic: a task submitted again is the same task), each retried twice on a
+    lost worker; ``on_result`` called on each result as it comes."""
+    from distributed import as_completed
+
+    futures = [client.submit(fn, *task, key=key, retries=2, pure=False)
+               for task, key in zip(tasks, keys, strict=True)]
+    for future in as_completed(futures):
+        on_result(future.result())
 
 
 def run_shards_dask(

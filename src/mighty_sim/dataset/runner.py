@@ -21,7 +21,7 @@ import json
 import os
 import re
 import time
-from contextlib import ExitStack, suppress
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ from typing import Any
 from ..engine.batch import play_batch
 from ..files import write_atomic
 from .config import RunConfig, config_differences, versions
+from .dask_cluster import check_executor, executor_client
 from .integrity import (
     PAR_FILE,
     RUN_FILE,
@@ -171,22 +172,11 @@ def run_simulation(
     if not 1 <= workers <= max(cpus, 2) and not (address or scheduler_file):
         raise ValueError(f"workers: must be 1 to {max(cpus, 2)} (this machine's processors), "
                          f"got {workers}")
-    if executor not in ("local", "dask"):
-        raise ValueError(f"executor: must be local or dask, got {executor!r}")
-    if executor == "local" and (address or scheduler_file):
-        raise ValueError("--address and --scheduler-file go with --executor dask")
-    if executor == "dask":
-        from .dask_cluster import check_dask
-
-        check_dask()
+    check_executor(executor, address, scheduler_file)
     check_output(out, config, resume=resume, overwrite=overwrite)  # before the kernels load
-    with ExitStack() as stack:
-        client = None
-        if executor == "dask":  # reached before anything is written
-            from .dask_cluster import dask_client
-
-            client = stack.enter_context(dask_client(workers=workers, address=address,
-                                                     scheduler_file=scheduler_file))
+    # the cluster is reached before anything is written
+    with executor_client(executor, workers=workers, address=address,
+                         scheduler_file=scheduler_file) as client:
         return _run(config, out, workers=workers, resume=resume, overwrite=overwrite,
                     progress=progress, client=client)
 
