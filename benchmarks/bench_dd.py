@@ -7,7 +7,7 @@ percentile (the maximum with fewer than 100 positions) of the wall time a solve 
 median positions searched. With ``--played D``, the same figures for D deals played by
 heuristic players (the contracts and hands of real auctions and exchanges), each taken
 up at the start of trick T (``--from``, the tricks before replayed as played), solved
-as ``mighty-sim par`` solves them (null-window searches from what the players took, one
+as ``mighty-sim par`` solves them (null-window searches from the top of the range, one
 table for all the deals); with ``--question makes`` (or ``both``) the time to
 answer whether the contract makes (the null-window search of ``par --hand``); with
 ``--question odds`` the par as ``odds --play double-dummy`` needs it, searched only as
@@ -41,6 +41,7 @@ from rich.progress import MofNCompleteColumn, Progress
 from mighty_sim.engine.batch import play_batch
 from mighty_sim.engine.players import parse_players
 from mighty_sim.kernels.dd_nb import (
+    TOP,
     TT_BITS,
     USE_ALL,
     USE_BOUNDS,
@@ -66,7 +67,6 @@ from mighty_sim.kernels.layout import (
 )
 from mighty_sim.kernels.par_nb import (
     first_tricks_nb,
-    recorded_count_nb,
     recorded_position_nb,
 )
 from mighty_sim.kernels.params import compile_profile
@@ -161,10 +161,9 @@ def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[i
                                      start, s, h, tr)
                 if question == "makes":
                     _timed(s, h, tr, params, seconds, searched, int(batch.ri[r, R_BID]))
-                else:  # from what the players took, one table for all (par_nb)
-                    took = int(recorded_count_nb(batch.ri, r, params))
+                else:  # from the top, one table for all (par_nb)
                     _timed(s, h, tr, params, seconds, searched,
-                           par=(took, work, solve, lo, hi))
+                           par=(TOP, work, solve, lo, hi))
                 if log is not None:
                     with log.open("a") as f:
                         f.write(f"{name} {solve} {seconds[-1]!r} {searched[-1]}\n")

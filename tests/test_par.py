@@ -23,6 +23,7 @@ from mighty_sim.dataset.integrity import PAR_PARTS
 from mighty_sim.dataset.schema import deals_table, tricks_table
 from mighty_sim.engine.batch import Batch, play_batch
 from mighty_sim.engine.players import parse_players
+from mighty_sim.kernels import dd_nb
 from mighty_sim.kernels.dd_nb import minimax_nb
 from mighty_sim.kernels.layout import MAX_PLAYERS, N_T, R_POINTS, R_TRICKS, T_CARDS
 from mighty_sim.kernels.par_nb import N_PAR, PAR_FROM, PAR_MATCH, PAR_VALUE, par_nb
@@ -250,8 +251,8 @@ def test_a_stopped_par_run_goes_on_from_the_chunks_it_solved(
     """Each chunk of games is kept in the run's folder as it is solved: a run stopped
     after two chunks, given again, solves only the chunks left and gives the table of a
     run never stopped; a chunk kept for another run, or the shorter last chunk of a run
-    that asked for fewer deals, is solved again, not taken; a table written of fewer
-    deals deletes only their chunks."""
+    that asked for fewer deals, or one solved by another version of the search, is
+    solved again, not taken; a table written of fewer deals deletes only their chunks."""
     out = tmp_path / "run"
     _invoke("simulate", "--deals", "40", "--out", str(out), "--workers", "1")
     monkeypatch.setattr(par_module, "CHUNK_GAMES", 8)  # from trick 7: chunks of 8 games
@@ -287,6 +288,11 @@ def test_a_stopped_par_run_goes_on_from_the_chunks_it_solved(
     solved.clear()
     assert par_table(out, deals=40, from_trick=7).equals(whole)
     assert solved == [16, 24, 32]
+    # chunks kept by another version of the search: solved again
+    monkeypatch.setattr(dd_nb, "SEARCH_VERSION", dd_nb.SEARCH_VERSION + 1)
+    solved.clear()
+    assert par_table(out, deals=40, from_trick=7).equals(whole)
+    assert solved == [0, 8, 16, 24, 32]
 
 
 def test_a_position_limit_leaves_the_longest_searches_unanswered(

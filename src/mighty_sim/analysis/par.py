@@ -262,7 +262,9 @@ def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
     sizes = {g: min(chunk, games - g) for g in range(0, games, chunk)}
     starts = list(sizes)
     cdict = config.to_dict()
-    key = _config_key(config)
+    from ..kernels.dd_nb import SEARCH_VERSION
+
+    key = _config_key(config) + f"\nsearch {SEARCH_VERSION}".encode()
     folder = _parts_folder(dataset, from_trick)
     if max_positions < 0:
         raise ValueError(f"--max-positions: must be 0 (no limit) or more, got {max_positions}")
@@ -315,9 +317,9 @@ def trick_pars(batch: Batch, row: int, profile: RuleProfile, from_trick: int
     """Row ``row`` of ``batch`` (played, recorded with tricks): the par at the start of
     each trick from ``from_trick`` on (trick 2 at the earliest in first-trick friend
     mode), by trick number."""
-    from ..kernels.dd_nb import dd_target_nb
+    from ..kernels.dd_nb import TOP, dd_target_nb
     from ..kernels.layout import MAX_PLAYERS
-    from ..kernels.par_nb import first_tricks_nb, recorded_count_nb, recorded_position_nb
+    from ..kernels.par_nb import first_tricks_nb, recorded_position_nb
     from ..kernels.params import compile_profile
     from ..kernels.play_nb import N_H, N_S, S_TRICK_NO
 
@@ -325,8 +327,8 @@ def trick_pars(batch: Batch, row: int, profile: RuleProfile, from_trick: int
     first = first_tricks_nb(batch.rows, batch.ti)
     s, h, tr = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
     pars: dict[int, int] = {}
-    # the first guess what the players took, then the par a trick before
-    guess = int(recorded_count_nb(batch.ri, row, params))
+    # searched from the top, then from the par a trick before
+    guess = TOP
     for trick in range(from_trick, profile.hand_size + 1):
         if recorded_position_nb(batch.ri, batch.ru, batch.ti, row, first[row], params,
                                 trick, s, h, tr) < 0:

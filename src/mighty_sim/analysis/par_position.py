@@ -154,9 +154,9 @@ def _cards(text: str, option: str) -> int:
 
 def _solve(deal: Deal, makes: int, exact: bool) -> tuple[int, int, float]:
     """In a worker: (1 or 0, whether the contract makes; or with ``exact`` the par,
-    searched from the bid on the side of it ``makes`` found; positions searched;
-    seconds)."""
-    from ..kernels.dd_nb import dd_reaches_nb, dd_target_nb
+    searched on the side of the bid ``makes`` found, from the top of that side (failing
+    searches cost least, :data:`.dd_nb.TOP`); positions searched; seconds)."""
+    from ..kernels.dd_nb import TOP, dd_reaches_nb, dd_target_nb
 
     s, h, tr, params = deal_state(deal)
     bid = deal.bid
@@ -164,9 +164,9 @@ def _solve(deal: Deal, makes: int, exact: bool) -> tuple[int, int, float]:
     t = time.perf_counter()
     if not exact:
         value = int(dd_reaches_nb(s, h, tr, params, nodes, bid))
-    elif makes:  # the par is at least the bid: searched from the bid up
-        value = int(dd_target_nb(s, h, tr, params, nodes, bid + 1, bid, 1 << 30))
-    else:  # below the bid: searched from just below it down
+    elif makes:  # the par is at least the bid
+        value = int(dd_target_nb(s, h, tr, params, nodes, TOP, bid, 1 << 30))
+    else:  # below the bid
         value = int(dd_target_nb(s, h, tr, params, nodes, bid - 1, -1, bid - 1))
     return value, int(nodes[0]), time.perf_counter() - t
 

@@ -1,7 +1,7 @@
 """Double-dummy par of recorded deals: each played deal of a batch taken up at the start
 of a given trick (its earlier tricks replayed as recorded) and solved by
-:func:`.dd_nb.dd_target_work_nb` (what the players took the first guess, one table for
-all the deals); the rest of its recorded play replayed after, to check that the
+:func:`.dd_nb.dd_target_work_nb` (from the top, :data:`.dd_nb.TOP`; one table for all
+the deals); the rest of its recorded play replayed after, to check that the
 recorded deal is what was rebuilt.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import njit
-from .dd_nb import TT_BITS, dd_target_work_nb, work_nb
+from .dd_nb import TOP, TT_BITS, dd_target_work_nb, work_nb
 from .layout import (
     MAX_PLAYERS,
     OUTCOME_PLAYED,
@@ -105,7 +105,7 @@ def recorded_position_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, r: int,
 @njit(cache=True)
 def recorded_count_nb(ri: np.ndarray, r: int, params: np.ndarray) -> int:
     """What the declarer's side took in row ``r`` of ``ri``, as the contract counts: its
-    tricks in trick-bid profiles, else its points (the guess a par search starts from)."""
+    tricks in trick-bid profiles, else its points."""
     return int(ri[r, R_TRICKS] if params[P_BID_UNIT] == BID_TRICKS else ri[r, R_POINTS])
 
 
@@ -160,7 +160,7 @@ def par_rows_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarr
         nodes[0] = 0
         out[r, PAR_FROM] = s[S_TRICK_NO]
         out[r, PAR_VALUE] = dd_target_work_nb(s.copy(), h.copy(), tr.copy(), params, nodes,
-                                              recorded_count_nb(ri, r, params), lo, hi,
+                                              TOP, lo, hi,
                                               work, r + 1, limit)
         out[r, PAR_NODES] = nodes[0]
         while ok and t < ti.shape[0] and ti[t, T_ROW] == r:
