@@ -48,7 +48,7 @@ class PositionCount(click.ParamType):  # type: ignore[type-arg]
               help="Solve from the start of this trick, the tricks before it replayed as "
                    "played (first-trick friend mode: trick 2 at the earliest). Each trick "
                    "earlier costs five to seven times the time: a standard deal's median "
-                   "is about 5 ms from trick 5, 30 ms from trick 4; a whole deal (trick "
+                   "is about 3 ms from trick 5, 15 ms from trick 4; a whole deal (trick "
                    "1) takes seconds to minutes, some much longer (--max-positions).")
 @click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1,
               show_default=True, help="Worker processes.")
