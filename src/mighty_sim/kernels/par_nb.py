@@ -34,7 +34,7 @@ from .layout import (
     U_BLIND,
     U_DISCARDS,
 )
-from .params import BID_TRICKS, MODE_FIRST_TRICK, P_BID_UNIT, P_PLAYERS, P_TOTAL_POINTS
+from .params import MODE_FIRST_TRICK, P_PLAYERS, P_TOTAL_POINTS
 from .play_nb import (
     N_H,
     N_S,
@@ -100,13 +100,6 @@ def recorded_position_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, r: int,
             return -1
         t += 1
     return t
-
-
-@njit(cache=True)
-def recorded_count_nb(ri: np.ndarray, r: int, params: np.ndarray) -> int:
-    """What the declarer's side took in row ``r`` of ``ri``, as the contract counts: its
-    tricks in trick-bid profiles, else its points."""
-    return int(ri[r, R_TRICKS] if params[P_BID_UNIT] == BID_TRICKS else ri[r, R_POINTS])
 
 
 @njit(cache=True, nrt=True)
