@@ -286,7 +286,9 @@ def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
 
         client.run(_chunk, cdict, 0, 1, profile.hand_size, 0)  # each worker compiles once
         name = f"mighty-sim-par-{run_key(cdict)}-from-{from_trick}-limit-{max_positions}"
-        map_dask(client, _solved_chunk, todo, [f"{name}-{task[1]}" for task in todo], keep)
+        for _, result in map_dask(client, _solved_chunk, todo,
+                                  [f"{name}-{task[1]}" for task in todo]):
+            keep(result)
     elif workers <= 1 or len(todo) <= 1:
         for task in todo:
             keep(_solved_chunk(*task))
@@ -356,11 +358,12 @@ def _row_keys(table: pa.Table) -> np.ndarray:
             + np.asarray(table.column("from_trick")).astype(np.uint64))
 
 
-def write_par(dataset: Path, table: pa.Table) -> Path:
+def write_par(dataset: Path, table: pa.Table) -> tuple[Path, pa.Table]:
     """``table`` written to ``dataset/par.parquet`` (a temporary file renamed into place),
     marked with the run it belongs to, beside the rows the file held of other deals or
     other starting tricks (so that one table compares the card play from several
-    tricks); rows by starting trick, then deal."""
+    tricks); rows by starting trick, then deal. Returns the file and the table it
+    holds."""
     path = dataset / PAR_FILE
     key = _run_key(dataset)
     if path.exists() and (pq.read_schema(path).metadata or {}).get(b"mighty_sim.run") == key:
@@ -376,7 +379,7 @@ def write_par(dataset: Path, table: pa.Table) -> Path:
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
-    return path
+    return path, table
 
 
 def card_play(par: pl.DataFrame) -> pl.DataFrame:

@@ -110,7 +110,7 @@ def par(dataset: Path | None, deals: int, from_trick: int, workers: int, max_pos
                                   ("--makes-only", makes_only)) if v]
     if given:
         raise ValueError(f"{', '.join(given)}: only with --hand (one deal), not with DATASET")
-    from ..analysis.par import card_play, discard_parts, par_table, read_par, write_par
+    from ..analysis.par import card_play, discard_parts, par_table, write_par
     from ..analysis.report import print_tables
     from ..dataset.dask_cluster import check_executor, executor_client
     from ..dataset.integrity import open_run
@@ -128,16 +128,16 @@ def par(dataset: Path | None, deals: int, from_trick: int, workers: int, max_pos
     except KeyboardInterrupt:
         raise _Interrupted("interrupted; the deals solved so far are kept in the run's "
                            "folder, and the same command goes on from them") from None
-    path = write_par(dataset, table)
+    path, written = write_par(dataset, table)  # with the rows of other starting tricks
     discard_parts(dataset, from_trick, deals)
     unsolved = table.column("par").null_count
     left = (f" ({unsolved:,} left unanswered at {max_positions:,} positions)"
             if unsolved else "")
     click.echo(f"{table.num_rows - unsolved:,} deals solved{left} in "
                f"{time.perf_counter() - t0:.1f} s -> {path}")
-    written = read_par(dataset)  # with the rows of other starting tricks it holds
-    if written is not None:
-        print_tables({"card_play": card_play(written)})
+    import polars as pl
+
+    print_tables({"card_play": card_play(pl.from_arrow(written))})  # type: ignore[arg-type]
 
 
 def _par_deal(hands: tuple[str, ...], blind: str, contract: str | None, friend: str,

@@ -99,16 +99,16 @@ def executor_client(executor: str, *, workers: int, address: str | None,
 
 
 def map_dask(client: Any, fn: Callable[..., Any], tasks: list[tuple[Any, ...]],
-             keys: list[str], on_result: Callable[[Any], None]) -> None:
+             keys: list[str]) -> Iterator[tuple[tuple[Any, ...], Any]]:
     """``fn(*task)`` for every task on ``client``'s cluster, under the given task keys
     (deterministic: a task submitted again is the same task), each retried twice on a
-    lost worker; ``on_result`` called on each result as it comes."""
+    lost worker: (task, result) pairs as they complete."""
     from distributed import as_completed
 
-    futures = [client.submit(fn, *task, key=key, retries=2, pure=False)
-               for task, key in zip(tasks, keys, strict=True)]
+    futures = {client.submit(fn, *task, key=key, retries=2, pure=False): task
+               for task, key in zip(tasks, keys, strict=True)}
     for future in as_completed(futures):
-        on_result(future.result())
+        yield futures[future], future.result()
 
 
 def run_shards_dask(
@@ -117,21 +117,15 @@ def run_shards_dask(
 ) -> Iterator[Any]:
     """Submit the shards to ``client``'s cluster and yield each one's stats as it
     completes."""
-    from distributed import as_completed
-
     from .config import RunConfig
     from .writer import write_shard
 
     config = RunConfig.from_dict(config_dict)
     client.run(_warm, config_dict)  # each worker loads or compiles the kernels once
     key = run_key(config_dict)
-    futures = {
-        client.submit(write_shard, config_dict, str(out), s, None,
-                      key=f"mighty-sim-{key}-shard-{s:05d}", retries=2, pure=False): s
-        for s in shards
-    }
-    for future in as_completed(futures):
-        stats = future.result()
+    tasks = [(config_dict, str(out), s, None) for s in shards]
+    keys = [f"mighty-sim-{key}-shard-{s:05d}" for s in shards]
+    for (_, _, shard, _), stats in map_dask(client, write_shard, tasks, keys):
         if progress is not None:
-            progress(config.shard_range(futures[future])[1] * config.units_per_game)
+            progress(config.shard_range(shard)[1] * config.units_per_game)
         yield stats

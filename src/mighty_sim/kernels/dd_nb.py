@@ -67,7 +67,8 @@ end with: its searches then fail down to the value (at the side's plies every mo
 be tried to show a target out of reach, at the other side's one refuting move does,
 and the side holds two seats of five), and one search that reaches it ends. On
 heuristic-played `standard` deals, against starting from what the players took: 1.2
-times fewer positions from trick 5, 1.4 from trick 3 and about 3 on whole deals."""
+times fewer positions from trick 5 (400 deals), 1.4 from trick 3 (40), and on whole
+deals 2.3 at the median and 1.7 in all (85 deals)."""
 USE_ALL = (USE_PRUNING | USE_TABLE | USE_BOUNDS | USE_EQUALS | USE_ORDER | USE_LAST
            | USE_DECIDED)
 """Every part of the search (:mod:`.dd_solve_nb`'s ``USE_*`` bits)."""
