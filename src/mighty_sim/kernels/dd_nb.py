@@ -53,11 +53,11 @@ from .rules_nb import popcount_nb
 
 MAX_PLIES = 64
 """Cards left to play, at most (a one-deck deal plays at most 53)."""
-TT_BITS = 22
-"""The transposition table's entries, at most: 2**TT_BITS, from 40 cards left (trick 3
-of `standard`) up; 2**(TT_BITS - 2) at most with fewer, and fewer still for short
-endings (:func:`table_bits_nb`)."""
-SEARCH_VERSION = 2
+TT_BITS = 24
+"""The transposition table's entries, at most: 2**TT_BITS from 45 cards left (trick 2
+of `standard`) up, 2**22 from 40, 2**20 below, and fewer still for short endings
+(:func:`table_bits_nb`)."""
+SEARCH_VERSION = 3
 """Changes with every change to the search that changes the positions it visits: a par
 chunk kept by a stopped run is taken again only when solved by the same search (its
 positions, and the deals a position limit left unanswered, are the search's)."""
@@ -97,15 +97,26 @@ def dd_search_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarra
 @njit(cache=True)
 def table_bits_nb(s: np.ndarray, h: np.ndarray) -> int:
     """The table's size in bits for a search from a position: smaller for fewer cards
-    left (clearing the table is most of a short ending's time). The largest table pays
-    only for the longest searches: with 2**22 entries instead of 2**20, the par from
-    trick 2 of heuristic-played `standard` deals took 1.34 times fewer positions and
-    1.23 times less time (8 deals), from tricks 4 and 5 the same positions and time
+    left (clearing the table is most of a short ending's time, and a larger table's
+    entries miss the processor's caches more often). A larger table pays only for the
+    longest searches, where a smaller one loses entries it would use again. The par of
+    heuristic-played `standard` deals, positions with 2**24 entries against 2**22:
+    from trick 2, 2.05 times fewer in all and 1.01 at the median (40 deals; the
+    slowest 38 s against 180 s; 2**26: 1.12 times fewer again); from trick 3, 1.02
+    times fewer, in more time (300 deals). With 2**22 against 2**20: from trick 2, 1.34
+    times fewer positions (8 deals); from tricks 4 and 5 the same positions and time
     within 3%."""
     left = 0
     for p in range(s[S_N]):
         left += popcount_nb(h[p])
-    return min(TT_BITS if left >= 40 else TT_BITS - 2, 8 + left // 2)
+    return bits_for_nb(left)
+
+
+@njit(cache=True)
+def bits_for_nb(left: int) -> int:
+    """:func:`table_bits_nb` for a position of ``left`` cards left in the hands."""
+    bits = TT_BITS if left >= 45 else TT_BITS - 2 if left >= 40 else TT_BITS - 4
+    return min(bits, 8 + left // 2)
 
 
 @njit(cache=True, nrt=True)

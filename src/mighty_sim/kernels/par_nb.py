@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import njit
-from .dd_nb import TOP, TT_BITS, dd_target_work_nb, work_nb
+from .dd_nb import TOP, bits_for_nb, dd_target_work_nb, work_nb
 from .layout import (
     MAX_PLAYERS,
     OUTCOME_PLAYED,
@@ -34,7 +34,7 @@ from .layout import (
     U_BLIND,
     U_DISCARDS,
 )
-from .params import MODE_FIRST_TRICK, P_PLAYERS, P_TOTAL_POINTS
+from .params import MODE_FIRST_TRICK, P_HAND_SIZE, P_PLAYERS, P_TOTAL_POINTS
 from .play_nb import (
     N_H,
     N_S,
@@ -140,7 +140,8 @@ def par_rows_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarr
     tr = np.zeros(MAX_PLAYERS, np.int64)
     scratch = np.zeros((1, ti.shape[1]), np.int64)
     nodes = np.zeros(1, np.int64)
-    work = work_nb(TT_BITS)  # one table for every solve, never cleared
+    # one table for every solve, never cleared, as large as a deal from from_trick needs
+    work = work_nb(bits_for_nb(n * (params[P_HAND_SIZE] - from_trick + 1)))
     for r in range(r0, r1):
         out[r, :] = -1
         if ri[r, R_OUTCOME] != OUTCOME_PLAYED:
