@@ -103,7 +103,8 @@ def _summary(seconds: list[float], searched: list[int], name: str) -> dict[str, 
             f"{name}_p99_or_max_ms": float(tail) * 1e3,
             f"{name}_max_ms": float(max(seconds)) * 1e3,
             f"{name}_median_positions": float(np.median(searched)),
-            f"{name}_total_positions": float(sum(searched))}
+            f"{name}_total_positions": float(sum(searched)),
+            f"{name}_total_s": float(sum(seconds))}
 
 
 def _logged(log: Path | None) -> dict[tuple[str, int], tuple[float, int]]:
