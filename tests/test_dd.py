@@ -138,8 +138,10 @@ def test_one_table_kept_across_solves_gives_each_its_value() -> None:
     """Endings solved one after another in the same arrays, the table never cleared
     (as ``par`` solves a dataset's deals), each under its own number: the values of
     fresh searches. Each ending twice: as dealt, then with the next seat declaring
-    alone, the same hands (the same table keys) and another side to count for."""
-    work = work_nb(TT_BITS)
+    alone, the same hands (the same table keys) and another side to count for. Each
+    also in a table of 64 entries, smaller than the search asks for: the same value,
+    only entries lost."""
+    work, small = work_nb(TT_BITS), work_nb(6)
     solve, differ = 0, 0
     for name in ONE_DECK[:3]:
         for seed in range(30):
@@ -158,6 +160,9 @@ def test_one_table_kept_across_solves_gives_each_its_value() -> None:
                                         np.zeros(1, np.int64), seed % 21, -1, 1 << 30,
                                         work, solve, 0)
                 assert got == value, (name, seed, solve)
+                assert dd_target_work_nb(state.copy(), h.copy(), tr.copy(), params,
+                                         np.zeros(1, np.int64), seed % 21, -1, 1 << 30,
+                                         small, solve, 0) == value, (name, seed, solve)
                 values.append(value)
             differ += values[0] != values[1]
     assert solve >= 100 and differ >= 20

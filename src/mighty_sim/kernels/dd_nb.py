@@ -171,19 +171,21 @@ def dd_target_work_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.n
                       work: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                   np.ndarray, np.ndarray, np.ndarray],
                       solve: int, limit: int) -> int:
-    """:func:`dd_target_nb` in the arrays ``work`` (:func:`work_nb`, a table of at
-    least ``table_bits_nb`` bits) as they are, ``solve`` numbering the search: a caller
-    solving many positions gives each its own number and keeps the arrays, which a
-    solve need not clear (clearing a fresh table costs a position 1 to 5 ms). With
-    ``limit`` > 0, :data:`GAVE_UP` once ``nodes[0]`` passes it unanswered: the
+    """:func:`dd_target_nb` in the arrays ``work`` (:func:`work_nb`; of a table smaller than
+    ``table_bits_nb`` asks for, its entries only) as they are, ``solve`` numbering the
+    search: a caller solving many positions gives each its own number and keeps the
+    arrays, which a solve need not clear (clearing a fresh table costs a position 1 to 5
+    ms). With ``limit`` > 0, :data:`GAVE_UP` once ``nodes[0]`` passes it unanswered: the
     positions a search visits do not depend on what the table held before (another
-    search's entries never match, and every entry is replaced), so whether a position
-    is answered within a limit is the same on every run."""
+    search's entries never match, and every entry is replaced), so whether a position is
+    answered within a limit is the same on every run."""
     side = side_of_nb(s)
     if side < 0:
         return -1
     tt, fs, hd, tc, moves, frame, keys = work
     bits = table_bits_nb(s, h)
+    while (1 << bits) > tt.shape[0]:  # a smaller table than the position asks for
+        bits -= 1
     salt = mix64_nb(np.uint64(solve) * GOLDEN) & ~np.uint64(1)
     load_nb(s, h, tr, params, side, fs[0], hd[0], tc[0])
     lower, upper = range_nb(fs[0], hd[0], s[S_N], params)  # the value lies in [lower, upper]
