@@ -516,8 +516,8 @@ seconds to minutes to solve (the option's help; figures in docs/odds.md)."""
               help="'double-dummy' adds each contract's success when the cards are "
                    "played double dummy (every hand seen, best play on both sides) after "
                    "the players' exchange and friend call, on the same deals. Slow: a "
-                   "deal and strain take seconds to minutes of CPU (median about 4 s, "
-                   "the slowest about two minutes), solved on every core.")
+                   "deal and strain take seconds to minutes of CPU (median about a second, "
+                   "the slowest minutes), solved on every core.")
 @_format_option("table", "json")
 def odds(hand: str, blind: str, profile: str, samples: int | None, seed: int, players: str,
          play: str, fmt: str) -> None:
