@@ -137,7 +137,7 @@ def par(dataset: Path | None, deals: int, from_trick: int, workers: int, max_pos
                f"{time.perf_counter() - t0:.1f} s -> {path}")
     import polars as pl
 
-    print_tables({"card_play": card_play(pl.from_arrow(written))})  # type: ignore[arg-type]
+    print_tables({"card_play": card_play(pl.DataFrame(written))})
 
 
 def _par_deal(hands: tuple[str, ...], blind: str, contract: str | None, friend: str,
