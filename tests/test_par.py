@@ -17,9 +17,9 @@ import pytest
 from click.testing import CliRunner
 
 from mighty_sim.analysis import par as par_module
-from mighty_sim.analysis.par import _keep_part, card_play, discard_parts, par_table
+from mighty_sim.analysis.par import _keep_part, _load_kept, card_play, pack_parts, par_table
 from mighty_sim.cli.commands import main
-from mighty_sim.dataset.integrity import PAR_PARTS
+from mighty_sim.dataset.integrity import PACKED_PARTS, PAR_PARTS, remove_par_parts
 from mighty_sim.dataset.schema import deals_table, tricks_table
 from mighty_sim.engine.batch import Batch, play_batch
 from mighty_sim.engine.players import parse_players
@@ -217,7 +217,8 @@ def test_a_par_table_goes_with_its_run(tmp_path: Path) -> None:
     assert _invoke("par", str(out), "--from-trick", "9", "--workers", "1").exit_code == 0  # type: ignore[attr-defined]
     par = out / "par.parquet"
     kept = par.read_bytes()
-    assert not (out / PAR_PARTS).exists()  # the chunks kept while it ran: deleted
+    # the chunks it solved: packed in one file, for a later run
+    assert [p.name for p in (out / PAR_PARTS / "from-9").iterdir()] == [PACKED_PARTS]
     # a new run in the folder deletes it with the old run's files, and the chunks a
     # stopped par run kept
     _keep_part(out / PAR_PARTS / "from-5", b"run", 30, 0, {"par": np.zeros(3)})
@@ -250,14 +251,15 @@ def test_a_stopped_par_run_goes_on_from_the_chunks_it_solved(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each chunk of games is kept in the run's folder as it is solved: a run stopped
     after two chunks, given again, solves only the chunks left and gives the table of a
-    run never stopped; a chunk kept for another run, or the shorter last chunk of a run
-    that asked for fewer deals, or one solved by another version of the search, is
-    solved again, not taken; a table written of fewer deals deletes only their chunks."""
+    run never stopped; once a table is written its chunks are packed in one file, which
+    a run for more deals takes; a chunk kept for another run, or the shorter last chunk
+    of a run that asked for fewer deals, or one solved by another version of the
+    search, is solved again, not taken."""
     out = tmp_path / "run"
     _invoke("simulate", "--deals", "40", "--out", str(out), "--workers", "1")
     monkeypatch.setattr(par_module, "CHUNK_GAMES", 8)  # from trick 7: chunks of 8 games
     whole = par_table(out, deals=40, from_trick=7)
-    discard_parts(out, 7)
+    remove_par_parts(out, 7)
     assert not (out / PAR_PARTS).exists()
     solved = _chunks_solved(monkeypatch)
 
@@ -268,31 +270,49 @@ def test_a_stopped_par_run_goes_on_from_the_chunks_it_solved(
     with pytest.raises(KeyboardInterrupt):
         par_table(out, deals=40, from_trick=7, progress=stop_after_two)
     folder = out / PAR_PARTS / "from-7"
-    assert sorted(p.name for p in folder.iterdir()) == ["games-0.npz", "games-8.npz"]
-    # a table of the first 8 deals written: their chunk goes, the later one stays
-    discard_parts(out, 7, deals=8)
-    assert sorted(p.name for p in folder.iterdir()) == ["games-8.npz"]
+
+    def files() -> list[str]:
+        return sorted(p.name for p in folder.iterdir())
+
+    assert files() == ["games-0.npz", "games-8.npz"]
+    # the table of the first 16 deals: both chunks taken, then packed in one file
+    solved.clear()
+    assert par_table(out, deals=16, from_trick=7).equals(whole.slice(0, 16))
+    assert solved == []
+    pack_parts(out, 7)
+    assert files() == [PACKED_PARTS]
+    # a run for more deals takes the packed chunks and solves only the others
+    assert par_table(out, deals=40, from_trick=7).equals(whole)
+    assert solved == [16, 24, 32]
+    pack_parts(out, 7)
+    assert files() == [PACKED_PARTS] and sorted(_load_kept(folder)) == [0, 8, 16, 24, 32]
     solved.clear()
     assert par_table(out, deals=40, from_trick=7).equals(whole)
-    assert solved == [0, 16, 24, 32]
-    # chunk 8 rewritten as another run's, with other pars: solved again
-    with np.load(folder / "games-8.npz") as f:
-        cols = {k: f[k] for k in f.files if not k.startswith("_")}
+    assert solved == []
+    # chunk 8 rewritten as another run's, with other pars (a loose chunk over the packed
+    # one): solved again
+    cols = _load_kept(folder)[8].cols
     _keep_part(folder, b"another run", 8, 8, {**cols, "par": cols["par"] + 1})
-    solved.clear()
     assert par_table(out, deals=40, from_trick=7).equals(whole)
     assert solved == [8]
     # a run of 20 deals keeps games 16-19 as its last chunk; one of 40 needs 16-23
-    discard_parts(out, 7)
+    remove_par_parts(out, 7)
     par_table(out, deals=20, from_trick=7)
+    pack_parts(out, 7)
     solved.clear()
     assert par_table(out, deals=40, from_trick=7).equals(whole)
     assert solved == [16, 24, 32]
-    # chunks kept by another version of the search: solved again
+    # chunks packed by another version of the search: solved again, and dropped when
+    # packed
+    pack_parts(out, 7)
     monkeypatch.setattr(dd_nb, "SEARCH_VERSION", dd_nb.SEARCH_VERSION + 1)
     solved.clear()
     assert par_table(out, deals=40, from_trick=7).equals(whole)
     assert solved == [0, 8, 16, 24, 32]
+    pack_parts(out, 7)
+    key = _load_kept(folder)[0].key
+    assert key.endswith(f"search {dd_nb.SEARCH_VERSION}".encode())
+    assert {k.key for k in _load_kept(folder).values()} == {key}
 
 
 def test_a_position_limit_leaves_the_longest_searches_unanswered(
@@ -305,12 +325,12 @@ def test_a_position_limit_leaves_the_longest_searches_unanswered(
     _invoke("simulate", "--deals", "40", "--out", str(out), "--workers", "1")
     monkeypatch.setattr(par_module, "CHUNK_GAMES", 8)  # from trick 6: chunks of 8 games
     whole = par_table(out, deals=40, from_trick=6).to_pydict()
-    discard_parts(out, 6)
+    remove_par_parts(out, 6)
     positions = np.array(whole["positions"])
     limit = int(np.median(positions))
 
     def fresh(max_positions: int) -> object:
-        discard_parts(out, 6)
+        remove_par_parts(out, 6)
         return par_table(out, deals=40, from_trick=6, max_positions=max_positions)
 
     cut = fresh(limit).to_pydict()

@@ -26,7 +26,7 @@ import signal
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, wait
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 import polars as pl
@@ -34,7 +34,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..dataset.config import RunConfig
-from ..dataset.integrity import PAR_FILE, PAR_PARTS, open_run, remove_par_parts
+from ..dataset.integrity import PACKED_PARTS, PAR_FILE, PAR_PARTS, open_run
 from ..dataset.schema import deal_id
 from ..engine.batch import Batch, play_batch
 from ..kernels.layout import (
@@ -176,6 +176,13 @@ def _parts_folder(dataset: Path, from_trick: int) -> Path:
     return dataset / PAR_PARTS / f"from-{from_trick}"
 
 
+def _parts_key(config: RunConfig) -> bytes:
+    """What ties a kept chunk to its run and to the search that solved it."""
+    from ..kernels.dd_nb import SEARCH_VERSION
+
+    return _config_key(config) + f"\nsearch {SEARCH_VERSION}".encode()
+
+
 def _same_answers(cols: dict[str, np.ndarray], kept_limit: int, limit: int) -> bool:
     """Whether a chunk solved with a limit of ``kept_limit`` positions a deal holds what
     a solve with ``limit`` gives (0: none): every par it found within ``limit``, every
@@ -187,37 +194,69 @@ def _same_answers(cols: dict[str, np.ndarray], kept_limit: int, limit: int) -> b
     return bool(solved.all()) or kept_limit == limit
 
 
-def _kept_parts(folder: Path, key: bytes, sizes: dict[int, int], limit: int
-                ) -> dict[int, dict[str, np.ndarray]]:
-    """The chunks a stopped run kept in ``folder`` that this one would solve: those
-    written for this run (``key``) with the games ``sizes`` gives for their first game
-    (a run that asked for fewer deals may have kept a shorter last chunk) and the
-    answers a solve with ``limit`` gives (:func:`_same_answers`); by first game."""
-    kept: dict[int, dict[str, np.ndarray]] = {}
-    for start, size in sizes.items():
-        path = folder / f"games-{start}.npz"
-        if not path.exists():
+class _Kept(NamedTuple):
+    """A chunk kept in a parts folder: the run and search it was solved for, its games,
+    the limit of positions it was solved with, its columns."""
+
+    key: bytes
+    games: int
+    limit: int
+    cols: dict[str, np.ndarray]
+
+
+def _load_kept(folder: Path) -> dict[int, _Kept]:
+    """Every chunk kept in ``folder``, by first game: those packed in
+    :data:`PACKED_PARTS`, and over them the loose chunks of the runs since."""
+    kept: dict[int, _Kept] = {}
+    packed = folder / PACKED_PARTS
+    if packed.exists():
+        with np.load(packed) as f:
+            arrays = {k: f[k] for k in f.files}
+        key = arrays.pop("_run").tobytes()
+        starts, games = arrays.pop("_starts"), arrays.pop("_games")
+        limits, offsets = arrays.pop("_limits"), arrays.pop("_offsets")
+        for i, start in enumerate(starts.tolist()):
+            cols = {k: v[offsets[i]:offsets[i + 1]] for k, v in arrays.items()}
+            kept[start] = _Kept(key, int(games[i]), int(limits[i]), cols)
+    for path in folder.glob("games-*.npz"):
+        first = path.name.removeprefix("games-").removesuffix(".npz")
+        if not first.isdigit():
             continue
         with np.load(path) as f:
             cols = {k: f[k] for k in f.files}
-        kept_limit = int(cols.pop("_limit")[0]) if "_limit" in cols else 0
-        if (cols.pop("_run").tobytes() == key
-                and int(cols.pop("_games")[0]) == size
-                and _same_answers(cols, kept_limit, limit)):
-            kept[start] = cols
+        limit = int(cols.pop("_limit")[0]) if "_limit" in cols else 0
+        kept[int(first)] = _Kept(cols.pop("_run").tobytes(), int(cols.pop("_games")[0]),
+                                 limit, cols)
     return kept
+
+
+def _kept_parts(folder: Path, key: bytes, sizes: dict[int, int], limit: int
+                ) -> dict[int, dict[str, np.ndarray]]:
+    """The chunks kept in ``folder`` (:func:`_load_kept`) that this run would solve:
+    those solved for this run and search (``key``) with the games ``sizes`` gives for
+    their first game (a run that asked for fewer deals may have kept a shorter last
+    chunk) and the answers a solve with ``limit`` gives (:func:`_same_answers`); by
+    first game."""
+    return {start: k.cols for start, k in _load_kept(folder).items()
+            if start in sizes and k.key == key and k.games == sizes[start]
+            and _same_answers(k.cols, k.limit, limit)}
 
 
 def _keep_part(folder: Path, key: bytes, games: int, start: int,
                cols: dict[str, np.ndarray], limit: int = 0) -> None:
     """Write a solved chunk to ``folder``, whole (a temporary file renamed into place)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"games-{start}.npz"
-    tmp = folder / f".{path.name}.{os.getpid()}.tmp"
+    arrays: dict[str, Any] = {"_run": np.frombuffer(key, np.uint8),
+                              "_games": np.array([games]),
+                              "_limit": np.array([limit]), **cols}
+    _save_whole(folder / f"games-{start}.npz", arrays)
+
+
+def _save_whole(path: Path, arrays: dict[str, Any]) -> None:
+    """``arrays`` saved to ``path`` (its folder made) under a temporary name, renamed
+    into place when whole."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.parent / f".{path.name}.{os.getpid()}.tmp"
     try:
-        arrays: dict[str, Any] = {"_run": np.frombuffer(key, np.uint8),
-                                  "_games": np.array([games]),
-                                  "_limit": np.array([limit]), **cols}
         with tmp.open("wb") as f:
             np.savez(f, **arrays)
         os.replace(tmp, path)
@@ -225,18 +264,36 @@ def _keep_part(folder: Path, key: bytes, games: int, start: int,
         tmp.unlink(missing_ok=True)
 
 
+def pack_parts(dataset: Path, from_trick: int) -> None:
+    """Gather the chunks kept for ``from_trick`` that the run's search would take into
+    one file, :data:`PACKED_PARTS` (written whole, then the loose chunks deleted), so
+    that a later ``par`` run asking for more deals, or for a table again, solves only
+    the chunks it lacks; chunks of another search version are dropped."""
+    folder = _parts_folder(dataset, from_trick)
+    if not folder.exists():
+        return
+    key = _parts_key(open_run(dataset).config)
+    kept = sorted((start, k) for start, k in _load_kept(folder).items() if k.key == key)
+    if kept:
+        names = list(kept[0][1].cols)
+        kept = [(start, k) for start, k in kept if list(k.cols) == names]
+        sizes = [len(k.cols[names[0]]) for _, k in kept]
+        _save_whole(folder / PACKED_PARTS, {
+            "_run": np.frombuffer(key, np.uint8),
+            "_starts": np.array([start for start, _ in kept], np.int64),
+            "_games": np.array([k.games for _, k in kept], np.int64),
+            "_limits": np.array([k.limit for _, k in kept], np.int64),
+            "_offsets": np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64),
+            **{name: np.concatenate([k.cols[name] for _, k in kept]) for name in names}})
+    else:
+        (folder / PACKED_PARTS).unlink(missing_ok=True)
+    for path in [*folder.glob("games-*.npz"), *folder.glob(".*.tmp")]:
+        path.unlink()
+
+
 def _games(config: RunConfig, deals: int) -> int:
     """The games that hold a run's first ``deals`` played deals."""
     return min(config.games, math.ceil(deals / max(1, config.ledger)))
-
-
-def discard_parts(dataset: Path, from_trick: int, deals: int | None = None) -> None:
-    """Delete the chunks kept for ``from_trick`` (once its table is written) of the games
-    that hold the first ``deals`` deals (every chunk when None: the chunks of later games,
-    which a stopped run for more deals solved, are kept for a run that asks for them),
-    and the parts folder when nothing else is left in it."""
-    below = None if deals is None else _games(open_run(dataset).config, deals)
-    remove_par_parts(dataset, from_trick, below)
 
 
 def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
@@ -252,8 +309,8 @@ def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
     ``par`` and ``taken`` count what the contract counts: points, or tricks in trick-bid
     profiles (a contract par makes: ``par >= bid``). ValueError for a two-deck profile (the
     search plays one deck) or a trick out of range. Each chunk of games is kept in the
-    dataset as it is solved, and the chunks kept by a stopped run are taken as they are
-    (:func:`discard_parts` deletes them)."""
+    dataset as it is solved, and the chunks kept by a stopped or an earlier run are
+    taken as they are (:func:`pack_parts` gathers them once the table is written)."""
     config = open_run(dataset).config
     profile = config.profile
     check_solvable(profile, from_trick, "--from-trick")
@@ -262,9 +319,7 @@ def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
     sizes = {g: min(chunk, games - g) for g in range(0, games, chunk)}
     starts = list(sizes)
     cdict = config.to_dict()
-    from ..kernels.dd_nb import SEARCH_VERSION
-
-    key = _config_key(config) + f"\nsearch {SEARCH_VERSION}".encode()
+    key = _parts_key(config)
     folder = _parts_folder(dataset, from_trick)
     if max_positions < 0:
         raise ValueError(f"--max-positions: must be 0 (no limit) or more, got {max_positions}")

@@ -110,7 +110,7 @@ def par(dataset: Path | None, deals: int, from_trick: int, workers: int, max_pos
                                   ("--makes-only", makes_only)) if v]
     if given:
         raise ValueError(f"{', '.join(given)}: only with --hand (one deal), not with DATASET")
-    from ..analysis.par import card_play, discard_parts, par_table, write_par
+    from ..analysis.par import card_play, pack_parts, par_table, write_par
     from ..analysis.report import print_tables
     from ..dataset.dask_cluster import check_executor, executor_client
     from ..dataset.integrity import open_run
@@ -129,7 +129,7 @@ def par(dataset: Path | None, deals: int, from_trick: int, workers: int, max_pos
         raise _Interrupted("interrupted; the deals solved so far are kept in the run's "
                            "folder, and the same command goes on from them") from None
     path, written = write_par(dataset, table)  # with the rows of other starting tricks
-    discard_parts(dataset, from_trick, deals)
+    pack_parts(dataset, from_trick)
     unsolved = table.column("par").null_count
     left = (f" ({unsolved:,} left unanswered at {max_positions:,} positions)"
             if unsolved else "")

@@ -30,25 +30,23 @@ TABLES = ("deals", "tricks")
 PAR_FILE = "par.parquet"
 """The run's double-dummy par table (``mighty-sim par``), deleted with the run."""
 PAR_PARTS = ".par-parts"
-"""The chunks of deals a stopped ``mighty-sim par`` had solved, which the same command
-goes on from (a folder of ``from-T/games-N.npz`` files), deleted with the run."""
+"""The chunks of deals ``mighty-sim par`` solved, by starting trick (``from-T/``): loose
+files ``games-N.npz`` as a run solves them, gathered into :data:`PACKED_PARTS` when it
+has written its table; a later run takes the chunks it would solve. Deleted with the
+run."""
+PACKED_PARTS = "solved.npz"
 
 
-def remove_par_parts(out: Path, from_trick: int | None = None,
-                     below: int | None = None) -> None:
+def remove_par_parts(out: Path, from_trick: int | None = None) -> None:
     """Delete the par chunks kept in run folder ``out`` for ``from_trick`` (every trick
-    when None) whose first game is below ``below`` (every one when None), with the
-    temporary files of a write cut short, then the folders they leave empty; nothing
-    else."""
+    when None), loose and packed, with the temporary files of a write cut short, then
+    the folders they leave empty; nothing else."""
     pattern = "from-*" if from_trick is None else f"from-{from_trick}"
     folders = sorted((out / PAR_PARTS).glob(pattern))
     for folder in folders:
-        for path in folder.glob(".games-*.tmp"):
+        for path in [*folder.glob(".*.tmp"), *folder.glob("games-*.npz"),
+                     *folder.glob(PACKED_PARTS)]:
             path.unlink()
-        for path in folder.glob("games-*.npz"):
-            first = path.name.split(".")[0].removeprefix("games-")
-            if below is None or not first.isdigit() or int(first) < below:
-                path.unlink()
     for folder in [*folders, out / PAR_PARTS]:
         with suppress(OSError):
             folder.rmdir()
