@@ -273,6 +273,7 @@ def pack_parts(dataset: Path, from_trick: int) -> None:
     if not folder.exists():
         return
     key = _parts_key(open_run(dataset).config)
+    loose = list(folder.glob("games-*.npz"))  # those written later stay, read again
     kept = sorted((start, k) for start, k in _load_kept(folder).items() if k.key == key)
     if kept:
         names = list(kept[0][1].cols)
@@ -287,7 +288,7 @@ def pack_parts(dataset: Path, from_trick: int) -> None:
             **{name: np.concatenate([k.cols[name] for _, k in kept]) for name in names}})
     else:
         (folder / PACKED_PARTS).unlink(missing_ok=True)
-    for path in [*folder.glob("games-*.npz"), *folder.glob(".*.tmp")]:
+    for path in loose:
         path.unlink()
 
 
