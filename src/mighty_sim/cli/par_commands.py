@@ -87,7 +87,8 @@ def par(dataset: Path | None, deals: int, from_trick: int, workers: int, max_pos
     points, or tricks in trick-bid profiles; the rows of other starting tricks kept),
     and the card-play table that `mighty-sim analyze` shows from then on. The deals
     solved are kept as they are solved: a run stopped (Ctrl-C) goes on from them when
-    the same command is given again. With --hand (five times in standard), --blind and
+    the same command is given again, and a later run for more deals solves only the
+    deals it lacks. With --hand (five times in standard), --blind and
     --contract instead: one whole deal, whether its contract makes and its par.
     One-deck profiles only.
     """
