@@ -11,9 +11,10 @@ from conftest import STANDARD
 
 from mighty_sim.analysis.odds import hand_odds
 from mighty_sim.cli.commands import main
+from mighty_sim.kernels.dd_nb import search_work
 from mighty_sim.kernels.layout import N_F, N_R, N_T, N_U
 from mighty_sim.kernels.odds_nb import odds_strains_nb
-from mighty_sim.kernels.par_nb import N_PAR, PAR_MATCH, PAR_VALUE, par_rows_nb
+from mighty_sim.kernels.par_nb import N_PAR, PAR_MATCH, PAR_VALUE, par_bits_nb, par_rows_nb
 from mighty_sim.kernels.params import compile_profile
 from mighty_sim.rules.cards import cards_of, parse_cards
 from mighty_sim.rules.profile import RuleProfile, load_profile
@@ -137,8 +138,10 @@ def test_odds_rows_replay_and_a_par_in_the_bids_range_tells_every_bid(name: str,
     for t in range(5):
         full = np.zeros((40, N_PAR), np.int64)
         part = np.zeros((40, N_PAR), np.int64)
-        par_rows_nb(ri[t], ru[t], ti[t], params, 7, 0, 40, -1, 1 << 30, full, 0)
-        par_rows_nb(ri[t], ru[t], ti[t], params, 7, 0, 40, lo, hi, part, 0)
+        par_rows_nb(ri[t], ru[t], ti[t], params, 7, 0, 40, -1, 1 << 30, full, 0,
+                    search_work(par_bits_nb(params, 7)))
+        par_rows_nb(ri[t], ru[t], ti[t], params, 7, 0, 40, lo, hi, part, 0,
+                    search_work(par_bits_nb(params, 7)))
         assert (full[:, PAR_MATCH] == 1).all() and (part[:, PAR_MATCH] == 1).all()
         v, w = full[:, PAR_VALUE], part[:, PAR_VALUE]
         assert (w[v <= lo] == lo).all() and (w[v >= hi] >= hi).all()
@@ -166,7 +169,8 @@ def test_double_dummy_odds_of_a_hand_are_its_deals_pars() -> None:
     params, ri, ru, ti = _odds_rows(STANDARD, STRONG, 2, 5)
     for t, trump in enumerate(("S", "H", "D", "C", "NT")):
         out = np.zeros((2, N_PAR), np.int64)
-        par_rows_nb(ri[t], ru[t], ti[t], params, 1, 0, 2, -1, 1 << 30, out, 0)
+        par_rows_nb(ri[t], ru[t], ti[t], params, 1, 0, 2, -1, 1 << 30, out, 0,
+                    search_work(par_bits_nb(params, 1)))
         for bid in range(13, 21):
             made = int((out[:, PAR_VALUE] >= bid).sum())
             assert table[trump, bid]["dd_p_success"] == made / 2, (trump, bid)

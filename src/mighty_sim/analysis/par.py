@@ -76,8 +76,16 @@ def _chunk(config_dict: dict[str, Any], game_start: int, games: int, from_trick:
            limit: int) -> dict[str, np.ndarray]:
     """Par of the played deals of games ``game_start ..``: the table's columns (``par``
     -1 for a deal left unanswered at ``limit`` positions)."""
-    from ..kernels.dd_nb import GAVE_UP
-    from ..kernels.par_nb import N_PAR, PAR_FROM, PAR_MATCH, PAR_NODES, PAR_VALUE, par_rows_nb
+    from ..kernels.dd_nb import GAVE_UP, search_work
+    from ..kernels.par_nb import (
+        N_PAR,
+        PAR_FROM,
+        PAR_MATCH,
+        PAR_NODES,
+        PAR_VALUE,
+        par_bits_nb,
+        par_rows_nb,
+    )
     from ..kernels.params import compile_profile
 
     config = RunConfig.from_dict(config_dict)
@@ -87,8 +95,9 @@ def _chunk(config_dict: dict[str, Any], game_start: int, games: int, from_trick:
                        players=config.players, ledger=config.ledger, record_tricks=True,
                        to_target=config.to_target)
     out = np.zeros((batch.rows, N_PAR), np.int64)
-    par_rows_nb(batch.ri, batch.ru, batch.ti, compile_profile(profile), from_trick, 0,
-                batch.rows, -1, 1 << 30, out, limit)
+    params = compile_profile(profile)
+    par_rows_nb(batch.ri, batch.ru, batch.ti, params, from_trick, 0, batch.rows, -1, 1 << 30,
+                out, limit, search_work(par_bits_nb(params, from_trick)))
     ri, rg = batch.ri, batch.rg
     played = np.flatnonzero(out[:, PAR_MATCH] >= 0)
     bad = played[out[played, PAR_MATCH] != 1]
@@ -375,15 +384,16 @@ def trick_pars(batch: Batch, row: int, profile: RuleProfile, from_trick: int
     """Row ``row`` of ``batch`` (played, recorded with tricks): the par at the start of
     each trick from ``from_trick`` on (trick 2 at the earliest in first-trick friend
     mode), by trick number."""
-    from ..kernels.dd_nb import TOP, dd_target_nb
+    from ..kernels.dd_nb import TOP, dd_target_work_nb, search_work
     from ..kernels.layout import MAX_PLAYERS
-    from ..kernels.par_nb import first_tricks_nb, recorded_position_nb
+    from ..kernels.par_nb import first_tricks_nb, par_bits_nb, recorded_position_nb
     from ..kernels.params import compile_profile
     from ..kernels.play_nb import N_H, N_S, S_TRICK_NO
 
     params = compile_profile(profile)
     first = first_tricks_nb(batch.rows, batch.ti)
     s, h, tr = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
+    work = search_work(par_bits_nb(params, from_trick))  # one table, a solve number a trick
     pars: dict[int, int] = {}
     # searched from the top, then from the par a trick before
     guess = TOP
@@ -392,8 +402,8 @@ def trick_pars(batch: Batch, row: int, profile: RuleProfile, from_trick: int
                                 trick, s, h, tr) < 0:
             raise ValueError("the recorded play does not replay")  # not this deal's record
         if int(s[S_TRICK_NO]) == trick:
-            guess = int(dd_target_nb(s, h, tr, params, np.zeros(1, np.int64), guess, -1,
-                                     1 << 30))
+            guess = int(dd_target_work_nb(s, h, tr, params, np.zeros(1, np.int64), guess,
+                                          -1, 1 << 30, work, trick, 0))
             pars[trick] = guess
     return pars
 

@@ -156,18 +156,21 @@ def _solve(deal: Deal, makes: int, exact: bool) -> tuple[int, int, float]:
     """In a worker: (1 or 0, whether the contract makes; or with ``exact`` the par,
     searched on the side of the bid ``makes`` found, from the top of that side (failing
     searches cost least, :data:`.dd_nb.TOP`); positions searched; seconds)."""
-    from ..kernels.dd_nb import TOP, dd_reaches_nb, dd_target_nb
+    from ..kernels.dd_nb import TOP, dd_target_work_nb, search_work, table_bits_nb
 
     s, h, tr, params = deal_state(deal)
     bid = deal.bid
     nodes = np.zeros(1, np.int64)
     t = time.perf_counter()
-    if not exact:
-        value = int(dd_reaches_nb(s, h, tr, params, nodes, bid))
+    work = search_work(table_bits_nb(s, h))
+    if not exact:  # one null-window search at the bid
+        value = int(dd_target_work_nb(s, h, tr, params, nodes, bid, bid - 1, bid, work, 0,
+                                      0) >= bid)
     elif makes:  # the par is at least the bid
-        value = int(dd_target_nb(s, h, tr, params, nodes, TOP, bid, 1 << 30))
+        value = int(dd_target_work_nb(s, h, tr, params, nodes, TOP, bid, 1 << 30, work, 0, 0))
     else:  # below the bid
-        value = int(dd_target_nb(s, h, tr, params, nodes, bid - 1, -1, bid - 1))
+        value = int(dd_target_work_nb(s, h, tr, params, nodes, bid - 1, -1, bid - 1, work, 0,
+                                      0))
     return value, int(nodes[0]), time.perf_counter() - t
 
 

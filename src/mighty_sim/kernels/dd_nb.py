@@ -69,6 +69,9 @@ and the side holds two seats of five), and one search that reaches it ends. On
 heuristic-played `standard` deals, against starting from what the players took: 1.2
 times fewer positions from trick 5 (400 deals), 1.4 from trick 3 (40), and on whole
 deals 2.3 at the median and 1.7 in all (85 deals)."""
+Work = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+             np.ndarray]
+"""A search's arrays (:func:`work_nb`): the table, then the plies' work space."""
 USE_ALL = (USE_PRUNING | USE_TABLE | USE_BOUNDS | USE_EQUALS | USE_ORDER | USE_LAST
            | USE_DECIDED)
 """Every part of the search (:mod:`.dd_solve_nb`'s ``USE_*`` bits)."""
@@ -121,8 +124,7 @@ def bits_for_nb(left: int) -> int:
 
 @njit(cache=True, nrt=True)
 def work_nb(bits: int
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                       np.ndarray]:
+            ) -> Work:
     """The arrays of a search (:func:`.dd_solve_nb.solve_nb`): an empty table of
     2**``bits`` entries, then the work space of the plies; a caller solving many
     positions keeps them (:func:`dd_target_work_nb`)."""
@@ -131,6 +133,20 @@ def work_nb(bits: int
     return (tt, np.zeros((top, N_F), np.int64), np.zeros((top, N_D), np.uint64),
             np.zeros((top, MAX_PLAYERS), np.int64), np.zeros((5, top, MAX_MOVES), np.int64),
             np.zeros((14, top), np.int64), np.zeros(top, np.uint64))
+
+
+def search_work(bits: int) -> Work:
+    """:func:`work_nb`'s arrays allocated by NumPy, for a caller outside Numba: NumPy
+    maps a large zeroed table as fresh pages, zeroed by the system as the search first
+    touches them, where Numba's ``np.zeros`` writes every byte first (a table of 2**24
+    entries, 256 MiB: 0.1 to 0.5 s, against a whole deal's median search of about 2 s;
+    a short search touches a few pages).
+
+    >>> [a.shape for a in search_work(4)][:2]
+    [(16, 2), (65, 12)]
+    """
+    _, fs, hd, tc, moves, frame, keys = work_nb(0)
+    return np.zeros((1 << bits, 2), np.uint64), fs, hd, tc, moves, frame, keys
 
 
 @njit(cache=True)
@@ -168,9 +184,7 @@ def dd_target_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarra
 @njit(cache=True)
 def dd_target_work_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
                       nodes: np.ndarray, guess: int, lo: int, hi: int,
-                      work: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                  np.ndarray, np.ndarray, np.ndarray],
-                      solve: int, limit: int) -> int:
+                      work: Work, solve: int, limit: int) -> int:
     """:func:`dd_target_nb` in the arrays ``work`` (:func:`work_nb`; of a table smaller than
     ``table_bits_nb`` asks for, its entries only) as they are, ``solve`` numbering the
     search: a caller solving many positions gives each its own number and keeps the

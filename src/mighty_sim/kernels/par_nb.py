@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import njit
-from .dd_nb import TOP, bits_for_nb, dd_target_work_nb, work_nb
+from .dd_nb import TOP, Work, bits_for_nb, dd_target_work_nb, work_nb
 from .layout import (
     MAX_PLAYERS,
     OUTCOME_PLAYED,
@@ -119,20 +119,30 @@ def par_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarray,
     from the start of trick ``from_trick`` (:func:`recorded_position_nb`), -1 for a deal
     not played; ``out[r, PAR_MATCH]`` 1 when the whole recorded play replays to the
     recorded result."""
-    par_rows_nb(ri, ru, ti, params, from_trick, 0, ri.shape[0], -1, 1 << 30, out, 0)
+    par_rows_nb(ri, ru, ti, params, from_trick, 0, ri.shape[0], -1, 1 << 30, out, 0,
+                work_nb(par_bits_nb(params, from_trick)))
+
+
+@njit(cache=True)
+def par_bits_nb(params: np.ndarray, from_trick: int) -> int:
+    """The size in bits of the one table :func:`par_rows_nb` solves deals from the start
+    of ``from_trick`` in: as large as a deal from there needs (:func:`.dd_nb.bits_for_nb`)."""
+    return bits_for_nb(params[P_PLAYERS] * (params[P_HAND_SIZE] - from_trick + 1))
 
 
 @njit(cache=True, nogil=True, nrt=True)
 def par_rows_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarray,
                 from_trick: int, r0: int, r1: int, lo: int, hi: int, out: np.ndarray,
-                limit: int) -> None:
+                limit: int, work: Work) -> None:
     """:func:`par_nb` for rows ``r0 .. r1-1`` (``out`` rows the same), each par found
     only as far as ``lo`` and ``hi`` tell success from failure (:func:`.dd_nb.dd_target_nb`):
     ``lo`` for a par of at most ``lo``, at least ``hi`` for one of at least ``hi``, the
     par itself between. Whether a bid from ``lo + 1`` to ``hi`` makes needs no more, and
     a hand far from every bid costs one search. With ``limit`` > 0 a deal whose search
     passes ``limit`` positions is left unanswered: its par :data:`.dd_nb.GAVE_UP`.
-    Releases the GIL: threads may solve row ranges side by side."""
+    ``work``: the search's arrays (:func:`.dd_nb.search_work` of :func:`par_bits_nb`),
+    one table for every solve, never cleared (each row's entries are its own). Releases
+    the GIL: threads may solve row ranges side by side, each in its own arrays."""
     n = params[P_PLAYERS]
     first = first_tricks_nb(ri.shape[0], ti)
     s = np.zeros(N_S, np.int64)
@@ -140,8 +150,6 @@ def par_rows_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarr
     tr = np.zeros(MAX_PLAYERS, np.int64)
     scratch = np.zeros((1, ti.shape[1]), np.int64)
     nodes = np.zeros(1, np.int64)
-    # one table for every solve, never cleared, as large as a deal from from_trick needs
-    work = work_nb(bits_for_nb(n * (params[P_HAND_SIZE] - from_trick + 1)))
     for r in range(r0, r1):
         out[r, :] = -1
         if ri[r, R_OUTCOME] != OUTCOME_PLAYED:
