@@ -23,8 +23,9 @@ import math
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
@@ -146,18 +147,22 @@ def check_solvable(profile: RuleProfile, from_trick: int, option: str) -> None:
                          f"{profile.hand_size}, got {from_trick}")
 
 
-def run_polled(fn: Callable[..., T], tasks: list[tuple[Any, ...]], workers: int,
-               on_result: Callable[[T], None] | None = None) -> list[T]:
-    """``fn(*task)`` for every task in ``workers`` spawned processes, the results in the
-    tasks' order, ``on_result`` called on each as it comes. The futures are polled, so
-    that Ctrl-C is seen at once; on Ctrl-C or a failure the workers are ended at once
-    (they ignore Ctrl-C themselves: a long compiled call cannot be interrupted)."""
+@contextmanager
+def polled_pool(workers: int) -> Iterator[Callable[..., list[Any]]]:
+    """``workers`` spawned processes, kept for the ``with`` block: it gets a function
+    ``run(fn, tasks, on_result=None)`` giving ``fn(*task)`` for every task in those
+    processes, the results in the tasks' order, ``on_result`` called on each as it
+    comes (tasks given in turn reuse the processes, and what they loaded). The futures
+    are polled, so that Ctrl-C is seen at once; on Ctrl-C or a failure the workers are
+    ended at once (they ignore Ctrl-C themselves: a long compiled call cannot be
+    interrupted)."""
     ctx = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
                                initializer=signal.signal,
                                initargs=(signal.SIGINT, signal.SIG_IGN))
-    finished = False
-    try:
+
+    def run(fn: Callable[..., T], tasks: list[tuple[Any, ...]],
+            on_result: Callable[[T], None] | None = None) -> list[T]:
         futures = [pool.submit(fn, *task) for task in tasks]
         pending = set(futures)
         while pending:  # polled: a wait on a future would hold off Ctrl-C
@@ -165,14 +170,25 @@ def run_polled(fn: Callable[..., T], tasks: list[tuple[Any, ...]], workers: int,
             for f in done:
                 if on_result is not None:
                     on_result(f.result())
-        results = [f.result() for f in futures]
+        return [f.result() for f in futures]
+
+    finished = False
+    try:
+        yield run
         finished = True
     finally:
         if not finished:  # Ctrl-C or a failure: the workers end at once
             for process in list(getattr(pool, "_processes", {}).values()):
                 process.terminate()
         pool.shutdown(wait=True, cancel_futures=True)
-    return results
+
+
+def run_polled(fn: Callable[..., T], tasks: list[tuple[Any, ...]], workers: int,
+               on_result: Callable[[T], None] | None = None) -> list[T]:
+    """``fn(*task)`` for every task in ``workers`` spawned processes (:func:`polled_pool`),
+    the results in the tasks' order, ``on_result`` called on each as it comes."""
+    with polled_pool(workers) as run:
+        return run(fn, tasks, on_result)
 
 
 def _solved_chunk(config_dict: dict[str, Any], game_start: int, games: int, from_trick: int,

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..rules.cards import card_name, format_cards, parse_cards
 from ..rules.profile import NO_TRUMP, TRUMPS, RuleProfile
-from .par import run_polled
+from .par import polled_pool
 
 _CONTRACT = re.compile(r"^\s*(\d+)\s*(S|H|D|C|NT)\s*$", re.IGNORECASE)
 
@@ -155,12 +155,14 @@ def _cards(text: str, option: str) -> int:
 def _solve(deal: Deal, makes: int, exact: bool) -> tuple[int, int, float]:
     """In a worker: (1 or 0, whether the contract makes; or with ``exact`` the par,
     searched on the side of the bid ``makes`` found, from the top of that side (failing
-    searches cost least, :data:`.dd_nb.TOP`); positions searched; seconds)."""
+    searches cost least, :data:`.dd_nb.TOP`); positions searched; seconds searching)."""
     from ..kernels.dd_nb import TOP, dd_target_work_nb, search_work, table_bits_nb
 
     s, h, tr, params = deal_state(deal)
     bid = deal.bid
     nodes = np.zeros(1, np.int64)
+    # loaded before the clock starts: an empty window, answered without a search
+    dd_target_work_nb(s, h, tr, params, nodes, 0, 0, 0, search_work(0), 0, 0)
     t = time.perf_counter()
     work = search_work(table_bits_nb(s, h))
     if not exact:  # one null-window search at the bid
@@ -189,15 +191,16 @@ def solve_deal(deal: Deal, *, exact: bool = True,
     p = deal.profile
     out: dict[str, object] = {"profile": p.name, "contract": f"{deal.bid}{TRUMPS[deal.trump]}",
                               "friend": card_name(deal.called) if deal.called >= 0 else "none"}
-    made, nodes, secs = run_polled(_solve, [(deal, 0, False)], 1)[0]
-    out["makes"] = {"makes": bool(made), "positions": nodes, "seconds": secs}
-    if on_step is not None:
-        on_step("makes", out["makes"])  # type: ignore[arg-type]
-    if exact:
-        value, nodes, secs = run_polled(_solve, [(deal, made, True)], 1)[0]
-        out["par"] = {"par": value, "positions": nodes, "seconds": secs}
+    with polled_pool(1) as run:  # one worker for both questions
+        made, nodes, secs = run(_solve, [(deal, 0, False)])[0]
+        out["makes"] = {"makes": bool(made), "positions": nodes, "seconds": secs}
         if on_step is not None:
-            on_step("par", out["par"])  # type: ignore[arg-type]
+            on_step("makes", out["makes"])  # type: ignore[arg-type]
+        if exact:
+            value, nodes, secs = run(_solve, [(deal, made, True)])[0]
+            out["par"] = {"par": value, "positions": nodes, "seconds": secs}
+            if on_step is not None:
+                on_step("par", out["par"])  # type: ignore[arg-type]
     return out
 
 
