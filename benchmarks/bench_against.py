@@ -110,6 +110,38 @@ class Engine:
         except ImportError:
             self.par_nb = None
 
+        def optional(modules: tuple[str, ...], name: str) -> Any:
+            try:
+                return find(modules, name)
+            except ImportError:
+                return None
+
+        # how `par` solves: in chunks of games, each chunk in its own arrays
+        self.par_rows_nb = optional(("kernels.par_nb",), "par_rows_nb")
+        self.chunk_games = optional(("analysis.par",), "chunk_games")
+        self.search_work = optional(("kernels.dd_nb",), "search_work")
+        self.par_bits_nb = optional(("kernels.par_nb",), "par_bits_nb")
+        self.g_game = optional(("kernels.layout",), "G_GAME")
+
+    def solve_par(self, batch: Any, params: np.ndarray, profile: Any, from_trick: int,
+                  out: np.ndarray) -> None:
+        """The pars of a batch's rows as this version's ``mighty-sim par`` solves them:
+        in its chunks of games, each with the arrays it allocates (one ``par_nb`` call
+        for the whole batch in versions without chunks)."""
+        if self.par_rows_nb is None or self.chunk_games is None or self.g_game is None:
+            self.par_nb(batch.ri, batch.ru, batch.ti, params, from_trick, out)
+            return
+        games = batch.rg[:, self.g_game]
+        size = self.chunk_games(profile, from_trick)
+        for g in range(0, int(games.max()) + 1, size):
+            r0, r1 = np.searchsorted(games, [g, g + size])
+            args: tuple[Any, ...] = (batch.ri, batch.ru, batch.ti, params, from_trick,
+                                     int(r0), int(r1), -1, 1 << 30, out, 0)
+            if self.search_work is not None:  # the arrays allocated by the caller
+                args += (self.search_work(self.par_bits_nb(params, from_trick)),)
+            # before the position limit, no limit argument
+            self.par_rows_nb(*args[:self.par_rows_nb.py_func.__code__.co_argcount])
+
 
 ROW_ARRAYS = ("ru", "rf", "rw", "rh", "ti")
 """The batch arrays of the same layout in every revision compared: the others (the int
@@ -299,10 +331,10 @@ def compare_odds(new: Any, old: Any, profile: str, samples: int, rounds: int
 
 def compare_par(new: Any, old: Any, profile: str, from_trick: int, games: int, rounds: int
                 ) -> dict[str, object]:
-    """``par_nb`` (the solves of ``mighty-sim par``) in both versions, alternating, each
-    on its own recording of the same ``games`` heuristic games (the row layouts differ
-    between versions) from trick ``from_trick``: CPU time old/new a round, and whether
-    the pars agree."""
+    """The solves of ``mighty-sim par`` (:meth:`Engine.solve_par`: its chunks of games,
+    each with its own arrays) in both versions, alternating, each on its own recording
+    of the same ``games`` heuristic games (the row layouts differ between versions) from
+    trick ``from_trick``: CPU time old/new a round, and whether the pars agree."""
     if old.par_nb is None:
         raise SystemExit("--par: the revision has no double-dummy par")
     work = {}
@@ -315,16 +347,16 @@ def compare_par(new: Any, old: Any, profile: str, from_trick: int, games: int, r
         small = engine.play_batch(p, seed=4, game_start=0, games=3, players=players,
                                   record_tricks=True)
         out = np.zeros((small.rows, engine.n_par), np.int64)
-        engine.par_nb(small.ri, small.ru, small.ti, params, from_trick, out)  # compiled
-        work[name] = (engine, batch, params)
+        engine.solve_par(small, params, p, from_trick, out)  # compiled
+        work[name] = (engine, batch, params, p)
     ratios, values = [], {}
     for r in range(rounds):
         seconds = {}
         for name in (("old", "new") if r % 2 == 0 else ("new", "old")):
-            engine, batch, params = work[name]
+            engine, batch, params, p = work[name]
             out = np.zeros((batch.rows, engine.n_par), np.int64)
             t = time.process_time()
-            engine.par_nb(batch.ri, batch.ru, batch.ti, params, from_trick, out)
+            engine.solve_par(batch, params, p, from_trick, out)
             seconds[name] = time.process_time() - t
             values[name] = out[:, engine.par_value]
         ratios.append(seconds["old"] / seconds["new"])
