@@ -51,12 +51,14 @@ from mighty_sim.kernels.dd_nb import (
     USE_ORDER,
     USE_PRUNING,
     USE_TABLE,
-    dd_reaches_nb,
+    Work,
     dd_search_nb,
     dd_target_work_nb,
     dd_value_nb,
     minimax_nb,
+    search_work,
     side_of_nb,
+    table_bits_nb,
     work_nb,
 )
 from mighty_sim.kernels.layout import (
@@ -74,8 +76,6 @@ from mighty_sim.kernels.play_nb import N_H, N_S
 from mighty_sim.rules.profile import RuleProfile, load_profile
 from mighty_sim.verify.positions import random_ending
 
-Work = tuple[np.ndarray, ...]  # the search's arrays (dd_nb.work_nb)
-
 
 def _timed(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
            seconds: list[float], searched: list[int], target: int = -1,
@@ -86,8 +86,9 @@ def _timed(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
     it, only as far as [lo, hi] (``par_rows_nb``)."""
     nodes = np.zeros(1, np.int64)
     t = time.perf_counter()
-    if target >= 0:
-        dd_reaches_nb(s, h, tr, params, nodes, target)
+    if target >= 0:  # as `par --hand` asks it: a fresh table, allocated by NumPy
+        dd_target_work_nb(s, h, tr, params, nodes, target, target - 1, target,
+                          search_work(table_bits_nb(s, h)), 0, 0)
     elif par is not None:
         guess, work, solve, lo, hi = par
         dd_target_work_nb(s, h, tr, params, nodes, guess, lo, hi, work, solve, 0)
