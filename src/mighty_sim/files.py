@@ -3,7 +3,30 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+
+@contextmanager
+def written_whole(path: Path) -> Iterator[Path]:
+    """A temporary path beside ``path`` (dot-named, with the process's id) for the block
+    to write: renamed to ``path`` when the block ends, removed if it fails, so ``path``
+    is whole or as it was.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> with written_whole(folder / "a.bin") as tmp:
+    ...     _ = tmp.write_bytes(b"x")
+    >>> sorted(p.name for p in folder.iterdir())
+    ['a.bin']
+    """
+    tmp = path.parent / f".{path.name}.{os.getpid()}.tmp"
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -16,9 +39,5 @@ def write_atomic(path: Path, text: str) -> None:
     >>> (folder / "a.txt").read_text(), sorted(p.name for p in folder.iterdir())
     ('hello', ['a.txt'])
     """
-    tmp = path.parent / f".{path.name}.tmp"
-    try:
+    with written_whole(path) as tmp:
         tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)

@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import math
 import multiprocessing
-import os
 import signal
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, wait
@@ -38,6 +37,7 @@ from ..dataset.config import RunConfig
 from ..dataset.integrity import PACKED_PARTS, PAR_FILE, PAR_PARTS, open_run
 from ..dataset.schema import deal_id
 from ..engine.batch import Batch, play_batch
+from ..files import written_whole
 from ..kernels.layout import (
     G_ATTEMPT,
     G_GAME,
@@ -280,13 +280,8 @@ def _save_whole(path: Path, arrays: dict[str, Any]) -> None:
     """``arrays`` saved to ``path`` (its folder made) under a temporary name, renamed
     into place when whole."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.parent / f".{path.name}.{os.getpid()}.tmp"
-    try:
-        with tmp.open("wb") as f:
-            np.savez(f, **arrays)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    with written_whole(path) as tmp, tmp.open("wb") as f:
+        np.savez(f, **arrays)
 
 
 def pack_parts(dataset: Path, from_trick: int) -> None:
@@ -455,12 +450,8 @@ def write_par(dataset: Path, table: pa.Table) -> tuple[Path, pa.Table]:
             table = pa.concat_tables([old, table]).unify_dictionaries().combine_chunks()
             table = table.sort_by([("from_trick", "ascending"), ("deal_id", "ascending")])
     table = table.replace_schema_metadata({b"mighty_sim.run": key})
-    tmp = dataset / f".{PAR_FILE}.{os.getpid()}.tmp"
-    try:
+    with written_whole(path) as tmp:
         pq.write_table(table, tmp, compression="zstd")
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
     return path, table
 
 
