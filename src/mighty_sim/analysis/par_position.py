@@ -166,13 +166,14 @@ def _solve(deal: Deal, makes: int, exact: bool) -> tuple[int, int, float]:
     t = time.perf_counter()
     work = search_work(table_bits_nb(s, h))
     if not exact:  # one null-window search at the bid
-        value = int(dd_target_work_nb(s, h, tr, params, nodes, bid, bid - 1, bid, work, 0,
-                                      0) >= bid)
+        guess, lo, hi = bid, bid - 1, bid
     elif makes:  # the par is at least the bid
-        value = int(dd_target_work_nb(s, h, tr, params, nodes, TOP, bid, 1 << 30, work, 0, 0))
+        guess, lo, hi = TOP, bid, 1 << 30
     else:  # below the bid
-        value = int(dd_target_work_nb(s, h, tr, params, nodes, bid - 1, -1, bid - 1, work, 0,
-                                      0))
+        guess, lo, hi = bid - 1, -1, bid - 1
+    value = int(dd_target_work_nb(s, h, tr, params, nodes, guess, lo, hi, work, 0, 0))
+    if not exact:
+        value = int(value >= bid)
     return value, int(nodes[0]), time.perf_counter() - t
 
 
