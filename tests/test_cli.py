@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
+from mighty_sim.cli import commands
 from mighty_sim.cli.commands import main
 from mighty_sim.rules.profile import load_profile
 
@@ -91,3 +94,21 @@ def test_the_command_exits_promptly_with_its_code_and_all_its_output() -> None:
     usage = subprocess.run([*cmd, "no-such-command"], capture_output=True, text=True,
                            check=False)
     assert usage.returncode == 2 and "No such command" in usage.stderr
+
+
+def test_progress_lines_when_standard_error_is_not_a_terminal(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A run in the background writes a line a minute (here: at every advance), the
+    time left from the pace since the first advance, and a last line when done."""
+    with commands._progress("par", 5) as advance:  # a short run: no line at all
+        advance(5)
+    assert capsys.readouterr().err == ""
+    monkeypatch.setattr(commands, "LOG_EVERY", 0.0)
+    with commands._progress("par", 5) as advance:
+        advance(2)  # kept from an earlier run: no pace yet
+        advance(1)
+        advance(2)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == "par: 2/5 deals, 0:00:00"
+    assert re.fullmatch(r"par: 3/5 deals, 0:00:00, about 0:00:0\d left", lines[1])
+    assert lines[2:] == ["par: 5/5 deals, 0:00:00"]

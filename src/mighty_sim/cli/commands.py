@@ -668,8 +668,26 @@ def tune(profile: str, deals: int, seed: int, rounds: int, start_file: Path | No
                + f" -> {target}")
 
 
+LOG_EVERY = 60.0
+"""Seconds between two progress lines when standard error is not a terminal."""
+
+
+def _clock(seconds: float) -> str:
+    """``seconds`` as h:mm:ss.
+
+    >>> _clock(3725.2), _clock(59)
+    ('1:02:05', '0:00:59')
+    """
+    m, sec = divmod(int(seconds), 60)
+    return f"{m // 60}:{m % 60:02d}:{sec:02d}"
+
+
 @contextmanager
 def _progress(label: str, total: int, unit: str = "deals") -> Iterator[Callable[[int], None]]:
+    """A progress bar on standard error, ``advance(n)`` counting ``n`` more done. When
+    standard error is not a terminal (a run in the background, its output to a file),
+    a plain line instead every :data:`LOG_EVERY` seconds, and one when all is done
+    if any came before: what is done, the time taken, the time left at the rate so far."""
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -687,17 +705,33 @@ def _progress(label: str, total: int, unit: str = "deals") -> Iterator[Callable[
         console=console, transient=True, disable=not console.is_terminal,
     )
     start = time.perf_counter()
+    logged, lines = start, 0
+    first: tuple[float, float] | None = None  # time and count at the first advance
     with bar:
         task = bar.add_task(label, total=total, rate="")
 
         def advance(n: int) -> None:
+            nonlocal logged, lines, first
             bar.advance(task, n)
             done = bar.tasks[0].completed
-            elapsed = time.perf_counter() - start
+            now = time.perf_counter()
+            elapsed = now - start
             rate = done / elapsed if elapsed > 0 else 0.0
             bar.update(task, rate=(f"{rate:,.0f} {unit}/s" if rate >= 10
                                    else f"{elapsed / done:,.1f} s a {unit[:-1]}" if done
                                    else ""))
+            if not bar.disable:
+                return
+            if first is None:  # the rate from here on: what a resumed run kept is not in it
+                first = (now, done)
+            if now - logged >= LOG_EVERY or (lines and done >= total):
+                logged, lines = now, lines + 1
+                left = ""
+                if first[1] < done < total:
+                    pace = (now - first[0]) / (done - first[1])
+                    left = f", about {_clock((total - done) * pace)} left"
+                click.echo(f"{label}: {done:,.0f}/{total:,} {unit}, {_clock(elapsed)}{left}",
+                           err=True)
 
         yield advance
 
