@@ -11,7 +11,9 @@ as ``mighty-sim par`` solves them (null-window searches from the top of the rang
 table for all the deals); with ``--question makes`` (or ``both``) the time to
 answer whether the contract makes (the null-window search of ``par --hand``); with
 ``--question odds`` the par as ``odds --play double-dummy`` needs it, searched only as
-far as the bids' range (``par_nb.par_rows_nb``). With
+far as the bids' range (``par_nb.par_rows_nb``); with ``--question targets`` where the
+par's positions go among its null-window searches (the one that fails just above the
+par, the one that reaches it, those above), no times. With
 ``--parts N``, what each part of the search buys: positions and time on the same
 endings of N tricks with the whole search, with each part left out, and with alpha-beta
 alone (up to 5 tricks). Before timing, it checks the
@@ -22,6 +24,7 @@ search against the exhaustive one on 50 endings of 2 tricks.
     .venv/bin/python benchmarks/bench_dd.py --tricks "" --parts 5
     .venv/bin/python benchmarks/bench_dd.py --tricks "" --played 40 --from 1 --question makes
     .venv/bin/python benchmarks/bench_dd.py --tricks "" --played 20 --from 1 --question odds
+    .venv/bin/python benchmarks/bench_dd.py --tricks "" --played 20 --from 1 --question targets
     .venv/bin/python benchmarks/bench_dd.py --tricks "" --played 1000 --from 1 \
         --question makes --log benchmarks/results/dd_makes.log
 """
@@ -38,7 +41,7 @@ from numba import config as numba_config
 from rich.console import Console
 from rich.progress import MofNCompleteColumn, Progress
 
-from mighty_sim.engine.batch import play_batch
+from mighty_sim.engine.batch import Batch, play_batch
 from mighty_sim.engine.players import parse_players
 from mighty_sim.kernels.dd_nb import (
     TOP,
@@ -71,7 +74,7 @@ from mighty_sim.kernels.par_nb import (
     first_tricks_nb,
     recorded_position_nb,
 )
-from mighty_sim.kernels.params import compile_profile
+from mighty_sim.kernels.params import P_HAND_SIZE, P_TOTAL_POINTS, compile_profile
 from mighty_sim.kernels.play_nb import N_H, N_S
 from mighty_sim.rules.profile import RuleProfile, load_profile
 from mighty_sim.verify.positions import random_ending
@@ -119,6 +122,63 @@ def _logged(log: Path | None) -> dict[tuple[str, int], tuple[float, int]]:
     return done
 
 
+def _played_deals(profile: RuleProfile, deals: int) -> tuple[Batch, np.ndarray, np.ndarray]:
+    """The first ``deals`` played deals of games played by heuristic players (seed 1),
+    their tricks recorded: (the batch, the played rows, each row's first trick row)."""
+    batch = play_batch(profile, seed=1, game_start=0, games=deals,
+                       players=parse_players("heuristic", profile.players), record_tricks=True)
+    rows = np.flatnonzero(batch.ri[:, R_OUTCOME] == OUTCOME_PLAYED)[:deals]
+    return batch, rows, first_tricks_nb(batch.rows, batch.ti)
+
+
+def _targets(profile: RuleProfile, params: np.ndarray, deals: int, start: int
+             ) -> dict[str, float]:
+    """Where the par's positions go: each deal's par from the start of trick ``start``
+    found one target at a time from the top, as ``par`` finds it when every search that
+    fails returns one below its target (each a one-target window of
+    ``dd_target_work_nb``, one table for all the deals), and found again by ``par``'s own
+    call in a second table. Over the deals where the two agree (the same par, the same
+    positions: ``par`` searched every target from the top), the shares of their
+    positions in the search that failed just above the par, in the one that reached it
+    and in those above, and the searches a deal."""
+    batch, rows, first = _played_deals(profile, deals)
+    s, h, tr = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
+    top = max(int(params[P_TOTAL_POINTS]), int(params[P_HAND_SIZE]))
+    one, whole = work_nb(TT_BITS), work_nb(TT_BITS)
+    nodes = np.zeros(1, np.int64)
+    next_fail = reach = above = tests = same = 0
+    for solve, r in enumerate(rows, 1):
+        recorded_position_nb(batch.ri, batch.ru, batch.ti, r, first[r], params, start, s, h, tr)
+        per: dict[int, int] = {}
+        for target in range(top, -1, -1):
+            nodes[0] = 0
+            value = dd_target_work_nb(s.copy(), h.copy(), tr.copy(), params, nodes, target,
+                                      target - 1, target, one, solve, 0)
+            if nodes[0]:  # a target outside the side's range needs no search
+                per[target] = int(nodes[0])
+            if value >= target:
+                break
+        nodes[0] = 0
+        par = dd_target_work_nb(s.copy(), h.copy(), tr.copy(), params, nodes, TOP, -1, TOP,
+                                whole, solve, 0)
+        if par != target or int(nodes[0]) != sum(per.values()):
+            continue  # a search's bound let par skip targets: left out of the shares
+        same += 1
+        next_fail += per.get(target + 1, 0)
+        reach += per.get(target, 0)
+        above += sum(v for t, v in per.items() if t > target + 1)
+        tests += len(per)
+    total = max(1, next_fail + reach + above)
+    name = f"targets_from_trick_{start}"
+    return {f"{name}_deals": float(len(rows)),
+            f"{name}_deals_searched_target_by_target": float(same),
+            f"{name}_their_positions": float(next_fail + reach + above),
+            f"{name}_share_failing_just_above_par": next_fail / total,
+            f"{name}_share_reaching_par": reach / total,
+            f"{name}_share_above": above / total,
+            f"{name}_searches_a_deal": tests / max(1, same)}
+
+
 def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[int],
             what: str, log: Path | None = None) -> dict[str, float]:
     """Solve times of heuristic-played deals from the start of each trick of ``starts``:
@@ -128,10 +188,7 @@ def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[i
     already there are taken from it rather than solved again: a long run stopped goes on
     where it stopped (exact for "makes", whose solves each start from a cold table; the
     others share one table, so a resumed run's later solves find it emptier)."""
-    batch = play_batch(profile, seed=1, game_start=0, games=deals,
-                       players=parse_players("heuristic", profile.players), record_tricks=True)
-    rows = np.flatnonzero(batch.ri[:, R_OUTCOME] == OUTCOME_PLAYED)[:deals]
-    first = first_tricks_nb(batch.rows, batch.ti)
+    batch, rows, first = _played_deals(profile, deals)
     s, h, tr = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
     work = work_nb(TT_BITS)
     figures: dict[str, float] = {}
@@ -211,10 +268,12 @@ def main() -> None:
     ap.add_argument("--played", type=int, default=0, help="heuristic-played deals a trick")
     ap.add_argument("--from", dest="starts", default="7,6,5",
                     help="tricks to take played deals up at, comma-separated")
-    ap.add_argument("--question", choices=("par", "makes", "both", "odds"), default="par",
+    ap.add_argument("--question", choices=("par", "makes", "both", "odds", "targets"),
+                    default="par",
                     help="with --played: time the par, whether the contract makes "
                          "(the null-window search), both, or the par within the bids' "
-                         "range (odds --play double-dummy)")
+                         "range (odds --play double-dummy); or weigh the par's searches "
+                         "target by target")
     ap.add_argument("--log", type=Path, default=None,
                     help="with --played: append each solve to this file as it ends, and "
                          "take the solves it already holds from it (a stopped run goes on)")
@@ -245,7 +304,10 @@ def main() -> None:
         figures.update(_summary(seconds, searched, f"{left}_tricks"))
     if args.parts:
         figures.update(_parts(profile, params, args.parts, args.positions))
-    if args.played:
+    if args.played and args.question == "targets":
+        for start in (int(t) for t in args.starts.split(",")):
+            figures.update(_targets(profile, params, args.played, start))
+    elif args.played:
         figures.update(_played(profile, params, args.played,
                                [int(t) for t in args.starts.split(",")], args.question,
                                args.log))
