@@ -705,13 +705,13 @@ def _progress(label: str, total: int, unit: str = "deals") -> Iterator[Callable[
         console=console, transient=True, disable=not console.is_terminal,
     )
     start = time.perf_counter()
-    logged, lines = start, 0
+    logged, said = start, False  # a line written: a last one comes when all is done
     first: tuple[float, float] | None = None  # time and count at the first advance
     with bar:
         task = bar.add_task(label, total=total, rate="")
 
         def advance(n: int) -> None:
-            nonlocal logged, lines, first
+            nonlocal logged, said, first
             bar.advance(task, n)
             done = bar.tasks[0].completed
             now = time.perf_counter()
@@ -724,8 +724,8 @@ def _progress(label: str, total: int, unit: str = "deals") -> Iterator[Callable[
                 return
             if first is None:  # the rate from here on: what a resumed run kept is not in it
                 first = (now, done)
-            if now - logged >= LOG_EVERY or (lines and done >= total):
-                logged, lines = now, lines + 1
+            if now - logged >= LOG_EVERY or (said and done >= total):
+                logged, said = now, True
                 left = ""
                 if first[1] < done < total:
                     pace = (now - first[0]) / (done - first[1])
