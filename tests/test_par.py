@@ -13,11 +13,19 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
+import pyarrow as pa
 import pytest
 from click.testing import CliRunner
 
 from mighty_sim.analysis import par as par_module
-from mighty_sim.analysis.par import _keep_part, _load_kept, card_play, pack_parts, par_table
+from mighty_sim.analysis.par import (
+    _keep_part,
+    _load_kept,
+    card_play,
+    pack_parts,
+    par_table,
+    write_par,
+)
 from mighty_sim.cli.commands import main
 from mighty_sim.dataset.integrity import PACKED_PARTS, PAR_PARTS, remove_par_parts
 from mighty_sim.dataset.schema import deals_table, tricks_table
@@ -143,6 +151,11 @@ def _invoke(*args: str) -> object:
     return CliRunner().invoke(main, list(args))
 
 
+def _answers(table: pa.Table) -> pa.Table:
+    """A par table without its ``seconds``, which no two runs share."""
+    return table.drop_columns(["seconds"])
+
+
 def test_par_command_writes_the_table_that_analyze_shows(tmp_path: Path) -> None:
     out = tmp_path / "run"
     r = _invoke("simulate", "--deals", "300", "--out", str(out), "--workers", "1")
@@ -155,9 +168,17 @@ def test_par_command_writes_the_table_that_analyze_shows(tmp_path: Path) -> None
     joined = par.join(deals.select("deal_id", "declarer_points", "bid"), on="deal_id")
     assert joined.height == 250
     assert (joined["taken"] == joined["declarer_points"]).all()
-    # one worker gives the same table
+    # each deal's search timed: the time goes with the positions searched
+    assert par["seconds"].null_count() == 0 and (par["seconds"] >= 0).all()
+    ranks = par.select(pl.col("seconds", "positions").rank())
+    assert np.corrcoef(ranks["seconds"], ranks["positions"])[0, 1] > 0.5
+    # one worker gives the same table (every deal solved again)
+    remove_par_parts(out, 7)
     r = _invoke("par", str(out), "--deals", "250", "--from-trick", "7", "--workers", "1")
-    assert pl.read_parquet(out / "par.parquet").equals(par)
+    again = pl.read_parquet(out / "par.parquet")
+    assert again.drop("seconds").equals(par.drop("seconds"))
+    assert not again["seconds"].equals(par["seconds"])  # timed again
+    par = again
     # another starting trick: its rows beside these, each deal once a trick
     for _ in range(2):
         r = _invoke("par", str(out), "--deals", "100", "--from-trick", "9", "--workers", "1")
@@ -277,42 +298,71 @@ def test_a_stopped_par_run_goes_on_from_the_chunks_it_solved(
     assert files() == ["games-0.npz", "games-8.npz"]
     # the table of the first 16 deals: both chunks taken, then packed in one file
     solved.clear()
-    assert par_table(out, deals=16, from_trick=7).equals(whole.slice(0, 16))
+    assert _answers(par_table(out, deals=16, from_trick=7)).equals(_answers(whole.slice(0, 16)))
     assert solved == []
     pack_parts(out, 7)
     assert files() == [PACKED_PARTS]
     # a run for more deals takes the packed chunks and solves only the others
-    assert par_table(out, deals=40, from_trick=7).equals(whole)
+    more = par_table(out, deals=40, from_trick=7)
+    assert _answers(more).equals(_answers(whole))
     assert solved == [16, 24, 32]
     pack_parts(out, 7)
     assert files() == [PACKED_PARTS] and sorted(_load_kept(folder)) == [0, 8, 16, 24, 32]
     solved.clear()
-    assert par_table(out, deals=40, from_trick=7).equals(whole)
+    assert par_table(out, deals=40, from_trick=7).equals(more)  # the times kept too
     assert solved == []
     # chunk 8 rewritten as another run's, with other pars (a loose chunk over the packed
     # one): solved again
     cols = _load_kept(folder)[8].cols
     _keep_part(folder, b"another run", 8, 8, {**cols, "par": cols["par"] + 1})
-    assert par_table(out, deals=40, from_trick=7).equals(whole)
+    assert _answers(par_table(out, deals=40, from_trick=7)).equals(_answers(whole))
     assert solved == [8]
     # a run of 20 deals keeps games 16-19 as its last chunk; one of 40 needs 16-23
     remove_par_parts(out, 7)
     par_table(out, deals=20, from_trick=7)
     pack_parts(out, 7)
     solved.clear()
-    assert par_table(out, deals=40, from_trick=7).equals(whole)
+    assert _answers(par_table(out, deals=40, from_trick=7)).equals(_answers(whole))
     assert solved == [16, 24, 32]
     # chunks packed by another version of the search: solved again, and dropped when
     # packed
     pack_parts(out, 7)
     monkeypatch.setattr(dd_nb, "SEARCH_VERSION", dd_nb.SEARCH_VERSION + 1)
     solved.clear()
-    assert par_table(out, deals=40, from_trick=7).equals(whole)
+    assert _answers(par_table(out, deals=40, from_trick=7)).equals(_answers(whole))
     assert solved == [0, 8, 16, 24, 32]
     pack_parts(out, 7)
     key = _load_kept(folder)[0].key
     assert key.endswith(f"search {dd_nb.SEARCH_VERSION}".encode())
     assert {k.key for k in _load_kept(folder).values()} == {key}
+
+
+def test_deals_solved_untimed_have_no_seconds(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A chunk kept by a ``par`` that did not time its deals is taken as it is, its deals'
+    ``seconds`` null; a par.parquet written without the column keeps its rows of other
+    starting tricks beside a timed table, their ``seconds`` null."""
+    out = tmp_path / "run"
+    _invoke("simulate", "--deals", "16", "--out", str(out), "--workers", "1")
+    monkeypatch.setattr(par_module, "CHUNK_GAMES", 8)  # from trick 7: chunks of 8 games
+    timed = par_table(out, deals=16, from_trick=7)
+    folder = out / PAR_PARTS / "from-7"
+    kept = _load_kept(folder)
+    _keep_part(folder, kept[8].key, kept[8].games, 8,
+               {k: v for k, v in kept[8].cols.items() if k != "seconds"}, kept[8].limit)
+    solved = _chunks_solved(monkeypatch)
+    table = par_table(out, deals=16, from_trick=7)
+    assert solved == [] and _answers(table).equals(_answers(timed))
+    first = len(kept[0].cols["deal_id"])
+    seconds = table.column("seconds").to_pylist()
+    assert seconds[:first] == timed.column("seconds").to_pylist()[:first]
+    assert all(x is None for x in seconds[first:]) and len(seconds) > first
+    # a file without the column, then a timed table of another trick written beside it
+    write_par(out, timed.drop_columns(["seconds"]))
+    _, both = write_par(out, par_table(out, deals=16, from_trick=8))
+    by_trick = pl.from_arrow(both).partition_by("from_trick", as_dict=True)
+    assert by_trick[(7,)]["seconds"].null_count() == len(timed)
+    assert by_trick[(8,)]["seconds"].null_count() == 0
 
 
 def test_a_position_limit_leaves_the_longest_searches_unanswered(
@@ -324,12 +374,12 @@ def test_a_position_limit_leaves_the_longest_searches_unanswered(
     out = tmp_path / "run"
     _invoke("simulate", "--deals", "40", "--out", str(out), "--workers", "1")
     monkeypatch.setattr(par_module, "CHUNK_GAMES", 8)  # from trick 6: chunks of 8 games
-    whole = par_table(out, deals=40, from_trick=6).to_pydict()
+    whole = _answers(par_table(out, deals=40, from_trick=6)).to_pydict()
     remove_par_parts(out, 6)
     positions = np.array(whole["positions"])
     limit = int(np.median(positions))
 
-    def fresh(max_positions: int) -> object:
+    def fresh(max_positions: int) -> pa.Table:
         remove_par_parts(out, 6)
         return par_table(out, deals=40, from_trick=6, max_positions=max_positions)
 
@@ -355,8 +405,8 @@ def test_a_position_limit_leaves_the_longest_searches_unanswered(
         solved.clear()
         table = par_table(out, deals=40, from_trick=6, max_positions=max_positions)
         assert solved == retaken, max_positions
-        assert table.equals(fresh(max_positions)), max_positions
-    assert fresh(0).to_pydict() == whole
+        assert _answers(table).equals(_answers(fresh(max_positions))), max_positions
+    assert _answers(fresh(0)).to_pydict() == whole
 
 
 def test_a_position_limit_is_for_a_runs_deals() -> None:

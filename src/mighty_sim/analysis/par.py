@@ -22,6 +22,7 @@ import json
 import math
 import multiprocessing
 import signal
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, wait
 from contextlib import contextmanager
@@ -41,9 +42,11 @@ from ..files import written_whole
 from ..kernels.layout import (
     G_ATTEMPT,
     G_GAME,
+    OUTCOME_PLAYED,
     R_BID,
     R_DECLARER,
     R_FRIEND_SEAT,
+    R_OUTCOME,
     R_POINTS,
     R_SUCCESS,
     R_TRICKS,
@@ -76,7 +79,8 @@ def chunk_games(profile: RuleProfile, from_trick: int) -> int:
 def _chunk(config_dict: dict[str, Any], game_start: int, games: int, from_trick: int,
            limit: int) -> dict[str, np.ndarray]:
     """Par of the played deals of games ``game_start ..``: the table's columns (``par``
-    -1 for a deal left unanswered at ``limit`` positions)."""
+    -1 for a deal left unanswered at ``limit`` positions; ``seconds`` the processor time
+    of each deal's search, a kernel call a deal)."""
     from ..kernels.dd_nb import GAVE_UP, search_work
     from ..kernels.par_nb import (
         N_PAR,
@@ -95,12 +99,17 @@ def _chunk(config_dict: dict[str, Any], game_start: int, games: int, from_trick:
     batch = play_batch(profile, seed=config.seed, game_start=game_start, games=games,
                        players=config.players, ledger=config.ledger, record_tricks=True,
                        to_target=config.to_target)
-    out = np.zeros((batch.rows, N_PAR), np.int64)
-    params = compile_profile(profile)
-    par_rows_nb(batch.ri, batch.ru, batch.ti, params, from_trick, 0, batch.rows, -1, 1 << 30,
-                out, limit, search_work(par_bits_nb(params, from_trick)))
     ri, rg = batch.ri, batch.rg
-    played = np.flatnonzero(out[:, PAR_MATCH] >= 0)
+    out = np.full((batch.rows, N_PAR), -1, np.int64)
+    params = compile_profile(profile)
+    work = search_work(par_bits_nb(params, from_trick))
+    played = np.flatnonzero(ri[:, R_OUTCOME] == OUTCOME_PLAYED)
+    seconds = np.zeros(len(played))
+    for i, r in enumerate(played.tolist()):  # a call a deal, to time each (4 µs a call)
+        start = time.thread_time()
+        par_rows_nb(batch.ri, batch.ru, batch.ti, params, from_trick, r, r + 1, -1, 1 << 30,
+                    out, limit, work)
+        seconds[i] = time.thread_time() - start
     bad = played[out[played, PAR_MATCH] != 1]
     if len(bad):
         raise ValueError(f"deal {deal_id(rg[bad[:1], G_GAME], rg[bad[:1], G_ATTEMPT])[0]}: "
@@ -119,6 +128,7 @@ def _chunk(config_dict: dict[str, Any], game_start: int, games: int, from_trick:
         "points": ri[played, R_POINTS],
         "success": ri[played, R_SUCCESS] == 1,
         "positions": out[played, PAR_NODES],
+        "seconds": seconds.astype(np.float32),
     }
 
 
@@ -242,7 +252,7 @@ def _load_kept(folder: Path) -> dict[int, _Kept]:
         limits, offsets = arrays.pop("_limits"), arrays.pop("_offsets")
         for i, start in enumerate(starts.tolist()):
             cols = {k: v[offsets[i]:offsets[i + 1]] for k, v in arrays.items()}
-            kept[start] = _Kept(key, int(games[i]), int(limits[i]), cols)
+            kept[start] = _Kept(key, int(games[i]), int(limits[i]), _timed(cols))
     for path in folder.glob("games-*.npz"):
         first = path.name.removeprefix("games-").removesuffix(".npz")
         if not first.isdigit():
@@ -251,8 +261,16 @@ def _load_kept(folder: Path) -> dict[int, _Kept]:
             cols = {k: f[k] for k in f.files}
         limit = int(cols.pop("_limit")[0]) if "_limit" in cols else 0
         kept[int(first)] = _Kept(cols.pop("_run").tobytes(), int(cols.pop("_games")[0]),
-                                 limit, cols)
+                                 limit, _timed(cols))
     return kept
+
+
+def _timed(cols: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """A kept chunk's columns with ``seconds``: NaN (null in the table) for a chunk kept
+    by a version of ``par`` that did not time its deals."""
+    if "seconds" not in cols:
+        cols["seconds"] = np.full(len(cols["deal_id"]), np.nan, np.float32)
+    return cols
 
 
 def _kept_parts(folder: Path, key: bytes, sizes: dict[int, int], limit: int
@@ -387,6 +405,7 @@ def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
         "taken": cols["taken"],
         "success": cols["success"],
         "positions": cols["positions"],
+        "seconds": pa.array(cols["seconds"], mask=np.isnan(cols["seconds"])),
     })
 
 
@@ -445,6 +464,9 @@ def write_par(dataset: Path, table: pa.Table) -> tuple[Path, pa.Table]:
     key = _run_key(dataset)
     if path.exists() and (pq.read_schema(path).metadata or {}).get(b"mighty_sim.run") == key:
         old = pq.read_table(path).replace_schema_metadata(None)
+        if "seconds" not in old.schema.names and "seconds" in table.schema.names:
+            old = old.append_column(table.schema.field("seconds"),  # untimed rows
+                                    pa.nulls(len(old), pa.float32()))
         if old.schema.equals(table.schema):
             old = old.filter(pa.array(~np.isin(_row_keys(old), _row_keys(table))))
             table = pa.concat_tables([old, table]).unify_dictionaries().combine_chunks()

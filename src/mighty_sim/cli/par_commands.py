@@ -83,9 +83,10 @@ def par(dataset: Path | None, deals: int, from_trick: int, workers: int, max_pos
     hand seen.
 
     With DATASET: the par of its deals beside what the players took, written to
-    DATASET/par.parquet (one row a deal: par, taken, bid, success, positions searched;
-    points, or tricks in trick-bid profiles; the rows of other starting tricks kept),
-    and the card-play table that `mighty-sim analyze` shows from then on. The deals
+    DATASET/par.parquet (one row a deal: par, taken, bid, success, the positions
+    searched and the seconds it took; points, or tricks in trick-bid profiles; the
+    rows of other starting tricks kept), and the card-play table that `mighty-sim
+    analyze` shows from then on. The deals
     solved are kept as they are solved: a run stopped (Ctrl-C) goes on from them when
     the same command is given again, and a later run for more deals solves only the
     deals it lacks. With --hand (five times in standard), --blind and
