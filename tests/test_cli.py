@@ -99,13 +99,14 @@ def test_the_command_exits_promptly_with_its_code_and_all_its_output() -> None:
 def test_progress_lines_when_standard_error_is_not_a_terminal(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """A run in the background writes a line a minute (here: at every advance), the
-    time left from the pace since the first advance, and a last line when done."""
+    time left at the pace of the deals this run did (not those an earlier run kept),
+    and a last line when done."""
     with commands._progress("par", 5) as advance:  # a short run: no line at all
         advance(5)
     assert capsys.readouterr().err == ""
     monkeypatch.setattr(commands, "LOG_EVERY", 0.0)
     with commands._progress("par", 5) as advance:
-        advance(2)  # kept from an earlier run: no pace yet
+        advance(2, kept=True)  # kept from an earlier run: no pace yet
         advance(1)
         advance(2)
     lines = capsys.readouterr().err.splitlines()

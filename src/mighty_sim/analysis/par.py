@@ -337,7 +337,7 @@ def _games(config: RunConfig, deals: int) -> int:
 
 def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
               max_positions: int = 0, client: Any = None,
-              progress: Callable[[int], None] | None = None) -> pa.Table:
+              progress: Callable[..., None] | None = None) -> pa.Table:
     """Par of the first ``deals`` played deals of ``dataset`` (every one if fewer) from
     the start of trick ``from_trick``: one row a deal, with what the players took; with
     ``max_positions`` > 0 a deal whose search passes that many positions is left
@@ -364,7 +364,7 @@ def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
         raise ValueError(f"--max-positions: must be 0 (no limit) or more, got {max_positions}")
     parts = _kept_parts(folder, key, sizes, max_positions)
     if progress is not None and parts:
-        progress(sum(len(p["deal_id"]) for p in parts.values()))
+        progress(sum(len(p["deal_id"]) for p in parts.values()), kept=True)
     todo = [(cdict, g, sizes[g], from_trick, max_positions) for g in starts
             if g not in parts]
 

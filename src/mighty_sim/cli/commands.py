@@ -683,11 +683,13 @@ def _clock(seconds: float) -> str:
 
 
 @contextmanager
-def _progress(label: str, total: int, unit: str = "deals") -> Iterator[Callable[[int], None]]:
-    """A progress bar on standard error, ``advance(n)`` counting ``n`` more done. When
-    standard error is not a terminal (a run in the background, its output to a file),
-    a plain line instead every :data:`LOG_EVERY` seconds, and one when all is done
-    if any came before: what is done, the time taken, the time left at the rate so far."""
+def _progress(label: str, total: int, unit: str = "deals") -> Iterator[Callable[..., None]]:
+    """A progress bar on standard error, ``advance(n)`` counting ``n`` more done
+    (``advance(n, kept=True)``: done before this run, by a run it takes up, so not in
+    its pace). When standard error is not a terminal (a run in the background, its
+    output to a file), a plain line instead every :data:`LOG_EVERY` seconds, and one
+    when all is done if any came before: what is done, the time taken, the time left at
+    the pace of this run."""
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -695,43 +697,39 @@ def _progress(label: str, total: int, unit: str = "deals") -> Iterator[Callable[
         Progress,
         TextColumn,
         TimeElapsedColumn,
-        TimeRemainingColumn,
     )
 
     console = Console(stderr=True)
     bar = Progress(
         TextColumn(label), BarColumn(), MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn(),
+        TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("{task.fields[left]}"),
         console=console, transient=True, disable=not console.is_terminal,
     )
     start = time.perf_counter()
     logged, said = start, False  # a line written: a last one comes when all is done
-    first: tuple[float, float] | None = None  # time and count at the first advance
+    earlier = 0  # done before this run
     with bar:
-        task = bar.add_task(label, total=total, rate="")
+        task = bar.add_task(label, total=total, rate="", left="")
 
-        def advance(n: int) -> None:
-            nonlocal logged, said, first
+        def advance(n: int, kept: bool = False) -> None:
+            nonlocal logged, said, earlier
+            if kept:
+                earlier += n
             bar.advance(task, n)
-            done = bar.tasks[0].completed
+            done = int(bar.tasks[0].completed)
             now = time.perf_counter()
             elapsed = now - start
-            rate = done / elapsed if elapsed > 0 else 0.0
-            bar.update(task, rate=(f"{rate:,.0f} {unit}/s" if rate >= 10
-                                   else f"{elapsed / done:,.1f} s a {unit[:-1]}" if done
-                                   else ""))
+            rate = (done - earlier) / elapsed if elapsed > 0 else 0.0
+            left = f"about {_clock((total - done) / rate)} left" if rate and done < total else ""
+            bar.update(task, left=left, rate=(f"{rate:,.0f} {unit}/s" if rate >= 10
+                                              else f"{1 / rate:,.1f} s a {unit[:-1]}" if rate
+                                              else ""))
             if not bar.disable:
                 return
-            if first is None:  # the rate from here on: what a resumed run kept is not in it
-                first = (now, done)
             if now - logged >= LOG_EVERY or (said and done >= total):
                 logged, said = now, True
-                left = ""
-                if first[1] < done < total:
-                    pace = (now - first[0]) / (done - first[1])
-                    left = f", about {_clock((total - done) * pace)} left"
-                click.echo(f"{label}: {done:,.0f}/{total:,} {unit}, {_clock(elapsed)}{left}",
-                           err=True)
+                click.echo(f"{label}: {done:,}/{total:,} {unit}, {_clock(elapsed)}"
+                           + (f", {left}" if left else ""), err=True)
 
         yield advance
 

@@ -162,7 +162,8 @@ def run_simulation(
     overwrite: bool = False, progress: Any = None, executor: str = "local",
     address: str | None = None, scheduler_file: str | None = None,
 ) -> RunResult:
-    """Play the run into ``out``; ``progress(deals_done)`` is called as work finishes.
+    """Play the run into ``out``; ``progress(deals_done)`` is called as work finishes
+    (``progress(deals, kept=True)`` first, on resuming, for the shards already written).
 
     ``executor`` is ``local`` (worker processes on this machine) or ``dask`` (a Dask
     cluster at ``address`` or described by ``scheduler_file``; a local one by default).
@@ -201,7 +202,7 @@ def _run(config: RunConfig, out: Path, *, workers: int, resume: bool, overwrite:
     cdict = config.to_dict()
     if progress is not None and skipped:
         progress(sum(config.shard_range(s)[1] for s in range(config.shards)
-                     if s not in todo_set) * config.units_per_game)
+                     if s not in todo_set) * config.units_per_game, kept=True)
     if client is not None:
         from .dask_cluster import run_shards_dask
 
