@@ -141,10 +141,11 @@ def par_rows_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarr
     a hand far from every bid costs one search. With ``limit`` > 0 a deal whose search
     passes ``limit`` positions is left unanswered: its par :data:`.dd_nb.GAVE_UP`.
     ``work``: the search's arrays (:func:`.dd_nb.search_work` of :func:`par_bits_nb`),
-    fresh for each call: one table for its solves, never cleared, each row's entries
-    its own by the row's number (a table kept from another call's rows could answer
-    from their entries). Releases the GIL: threads may solve row ranges side by side,
-    each in its own arrays."""
+    fresh for each batch: one table for the solves of its rows, never cleared, each
+    row's entries its own by the row's number (calls for rows of one batch may share
+    it; a table kept from another batch's rows could answer from their entries).
+    Releases the GIL: threads may solve row ranges side by side, each in its own
+    arrays."""
     n = params[P_PLAYERS]
     first = first_tricks_nb(ri.shape[0], ti)
     s = np.zeros(N_S, np.int64)
