@@ -99,17 +99,19 @@ def test_the_command_exits_promptly_with_its_code_and_all_its_output() -> None:
 def test_progress_lines_when_standard_error_is_not_a_terminal(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """A run in the background writes a line a minute (here: at every advance), the
-    time left at the pace of the deals this run did (not those an earlier run kept),
-    and a last line when done."""
+    time left at this run's pace from its first advance on (neither the deals an
+    earlier run kept nor the start-up before the first are in it), and a last line
+    when done."""
     with commands._progress("par", 5) as advance:  # a short run: no line at all
         advance(5)
     assert capsys.readouterr().err == ""
     monkeypatch.setattr(commands, "LOG_EVERY", 0.0)
-    with commands._progress("par", 5) as advance:
-        advance(2, kept=True)  # kept from an earlier run: no pace yet
+    with commands._progress("par", 6) as advance:
+        advance(2, kept=True)  # kept from an earlier run: no pace
+        advance(1)  # this run's first: its start-up, no pace yet
         advance(1)
         advance(2)
     lines = capsys.readouterr().err.splitlines()
-    assert lines[0] == "par: 2/5 deals, 0:00:00"
-    assert re.fullmatch(r"par: 3/5 deals, 0:00:00, about 0:00:0\d left", lines[1])
-    assert lines[2:] == ["par: 5/5 deals, 0:00:00"]
+    assert lines[:2] == ["par: 2/6 deals, 0:00:00", "par: 3/6 deals, 0:00:00"]
+    assert re.fullmatch(r"par: 4/6 deals, 0:00:00, about 0:00:0\d left", lines[2])
+    assert lines[3:] == ["par: 6/6 deals, 0:00:00"]

@@ -685,11 +685,13 @@ def _clock(seconds: float) -> str:
 @contextmanager
 def _progress(label: str, total: int, unit: str = "deals") -> Iterator[Callable[..., None]]:
     """A progress bar on standard error, ``advance(n)`` counting ``n`` more done
-    (``advance(n, kept=True)``: done before this run, by a run it takes up, so not in
-    its pace). When standard error is not a terminal (a run in the background, its
-    output to a file), a plain line instead every :data:`LOG_EVERY` seconds, and one
-    when all is done if any came before: what is done, the time taken, the time left at
-    the pace of this run."""
+    (``advance(n, kept=True)``: done before this run, by a run it takes up). When
+    standard error is not a terminal (a run in the background, its output to a file),
+    a plain line instead every :data:`LOG_EVERY` seconds, and one when all is done if
+    any came before: what is done, the time taken, the time left. The rate and the time
+    left are this run's pace from its first advance on: neither what an earlier run did
+    nor the start-up before the first work is done (loading or compiling the kernels)
+    is in it."""
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -707,19 +709,21 @@ def _progress(label: str, total: int, unit: str = "deals") -> Iterator[Callable[
     )
     start = time.perf_counter()
     logged, said = start, False  # a line written: a last one comes when all is done
-    earlier = 0  # done before this run
+    first: tuple[float, int] | None = None  # time and count at this run's first advance
     with bar:
         task = bar.add_task(label, total=total, rate="", left="")
 
         def advance(n: int, kept: bool = False) -> None:
-            nonlocal logged, said, earlier
-            if kept:
-                earlier += n
+            nonlocal logged, said, first
             bar.advance(task, n)
             done = int(bar.tasks[0].completed)
             now = time.perf_counter()
             elapsed = now - start
-            rate = (done - earlier) / elapsed if elapsed > 0 else 0.0
+            if first is None and not kept:
+                first = (now, done)
+            rate = 0.0
+            if first is not None and done > first[1] and now > first[0]:
+                rate = (done - first[1]) / (now - first[0])
             left = f"about {_clock((total - done) / rate)} left" if rate and done < total else ""
             bar.update(task, left=left, rate=(f"{rate:,.0f} {unit}/s" if rate >= 10
                                               else f"{1 / rate:,.1f} s a {unit[:-1]}" if rate
