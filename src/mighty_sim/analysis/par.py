@@ -80,7 +80,9 @@ def _chunk(config_dict: dict[str, Any], game_start: int, games: int, from_trick:
            limit: int) -> dict[str, np.ndarray]:
     """Par of the played deals of games ``game_start ..``: the table's columns (``par``
     -1 for a deal left unanswered at ``limit`` positions; ``seconds`` the processor time
-    of each deal's search, a kernel call a deal)."""
+    of each deal's search, a kernel call a deal: a whole deal is a unit of work of
+    milliseconds to minutes, and the call's 4 µs count only where a search takes tens
+    of microseconds, from trick 9 on)."""
     from ..kernels.dd_nb import GAVE_UP, search_work
     from ..kernels.par_nb import (
         N_PAR,
