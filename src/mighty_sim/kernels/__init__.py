@@ -7,6 +7,15 @@ Kernels accept only NumPy arrays and Numba-compatible scalars, are ``@njit(cache
 
 Importing this package has no effect; importing a kernel module (through :mod:`._jit`)
 points Numba's compile cache at :func:`cache_dir`.
+
+Numba types a constant by its value (``Literal[int](0)``) and compiles a kernel once for
+each type it is called with, with everything it inlines. So a kernel calling another
+(not inlined) one passes a constant as ``var(0)`` (:func:`._jit.var`: an ``int64``, not the
+constant 0) where the value is not meant to shape the compiled code, and so sets a
+variable that a loop changes later: Numba would first compile the callee for the
+constant, then again for the variable's type. A constant stays where the callee is
+meant to be compiled for it (the parts of the double-dummy search a benchmark leaves
+out, a PIMC rollout that records no tricks).
 """
 
 from __future__ import annotations
@@ -50,6 +59,17 @@ def cache_dir() -> Path:
     if os.environ.get("NUMBA_CACHE_DIR"):
         return Path(os.environ["NUMBA_CACHE_DIR"])
     return cache_root() / sources_key()
+
+
+def is_cached(*kernels: str) -> bool:
+    """Whether Numba's compile cache for these sources (:func:`cache_dir`) holds each of
+    ``kernels`` (``"module.function"``, as ``"dd_nb.dd_target_work_nb"``): else its first
+    call compiles it, which a command says before it waits.
+
+    >>> is_cached("no_such_nb.kernel_nb")
+    False
+    """
+    return all(any(cache_dir().glob(f"*/{name}-*.nbi")) for name in kernels)
 
 
 def prune_stale_caches() -> list[Path]:

@@ -27,16 +27,18 @@ from typing import Any, TypeVar, overload
 from numba import njit as _numba_njit
 from numba import prange
 from numba.core import config
+from numba.extending import overload as numba_overload
 
 from . import cache_dir
 
 if not os.environ.get("NUMBA_CACHE_DIR"):
     config.CACHE_DIR = str(cache_dir())
 
-__all__ = ["njit", "prange"]
+__all__ = ["njit", "prange", "var"]
 
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 
 
 @overload
@@ -58,3 +60,28 @@ def njit(*args: Any, nrt: bool | None = None, **options: Any) -> Any:
     if nrt is not None:
         options["_nrt"] = nrt
     return _numba_njit(*args, **options)
+
+
+def var(x: T) -> T:
+    """``x`` as a value of its type rather than a constant, inside a kernel: Numba types
+    ``0`` as ``Literal[int](0)`` and compiles a kernel called with it apart from the same
+    kernel called with an ``int64`` (see :mod:`mighty_sim.kernels`); ``var(0)`` is an
+    ``int64``, ``var(False)`` a ``bool``. Outside Numba, ``x`` itself.
+
+    >>> @njit
+    ... def twice(a):
+    ...     return 2 * a
+    >>> @njit
+    ... def both():
+    ...     return twice(var(3)) + twice(3)
+    >>> int(both()), [str(t[0]) for t in twice.signatures]
+    (12, ['int64', 'Literal[int](3)'])
+    """
+    return x
+
+
+@numba_overload(var, inline="always")
+def _var_nb(x: Any) -> Callable[[Any], Any]:
+    def impl(x: Any) -> Any:  # the parameter as the function's, annotation included
+        return x
+    return impl

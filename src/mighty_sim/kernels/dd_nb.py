@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import njit
+from ._jit import njit, var
 from .dd_solve_nb import GAVE_UP as GAVE_UP
 from .dd_solve_nb import N_D, N_F, load_nb, range_nb, solve_nb
 from .dd_solve_nb import USE_BOUNDS as USE_BOUNDS
@@ -94,7 +94,7 @@ def dd_search_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarra
                  nodes: np.ndarray, uses: int) -> int:
     """:func:`dd_value_nb` with only the parts of the search that ``uses`` names
     (``USE_*`` bits; each gives the same value, faster): what the benchmark weighs."""
-    return dd_window_nb(s, h, tr, params, nodes, uses, -1, 1 << 30)
+    return dd_window_nb(s, h, tr, params, nodes, uses, var(-1), var(1 << 30))
 
 
 @njit(cache=True)
@@ -160,7 +160,7 @@ def dd_window_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarra
     bits = table_bits_nb(s, h) if uses & USE_TABLE else 0
     tt, fs, hd, tc, moves, frame, keys = work_nb(bits)
     return solve_nb(s, h, tr, params, side_of_nb(s), uses, nodes, tt, bits, fs, hd, tc,
-                    moves, frame, keys, lo, hi, np.uint64(0), 0)
+                    moves, frame, keys, lo, hi, np.uint64(0), var(0))
 
 
 @njit(cache=True)
@@ -178,7 +178,7 @@ def dd_target_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarra
     (tables of 2**20 entries both), and searches from the top fewer still. -1 before a
     first-trick friend is known."""
     return dd_target_work_nb(s, h, tr, params, nodes, guess, lo, hi,
-                             work_nb(table_bits_nb(s, h)), 0, 0)
+                             work_nb(table_bits_nb(s, h)), var(0), var(0))
 
 
 @njit(cache=True)
@@ -242,4 +242,4 @@ def dd_reaches_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarr
 def minimax_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
                nodes: np.ndarray) -> int:
     """:func:`dd_value_nb` by searching every line of play to its end, nothing pruned."""
-    return dd_search_nb(s, h, tr, params, nodes, 0)
+    return dd_search_nb(s, h, tr, params, nodes, var(0))

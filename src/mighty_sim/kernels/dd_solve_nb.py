@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import njit
+from ._jit import njit, var
 from .borrow_nb import borrow
 from .layout import MAX_PLAYERS
 from .params import (
@@ -696,7 +696,7 @@ def follower_wins_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.nd
     for i in range(k):
         seat = (s[S_LEADER] + i) % n
         hands[seat] |= bit_nb(tr[i])
-    load_nb(start, hands, tr, params, 0, f[0], hd[0], tc[0])
+    load_nb(start, hands, tr, params, var(0), f[0], hd[0], tc[0])
     r = trick_rules_nb(params, trump, s[S_HUNTER])
     for i in range(k):
         _play_nb(f[0], hd[0], tc[0], f[1], hd[1], tc[1], n, tr[i],

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..rules.cards import PLANE_BITS
-from ._jit import njit
+from ._jit import njit, var
 from .auction_nb import beats_nb
 from .borrow_nb import copy_nb
 from .layout import (
@@ -147,7 +147,7 @@ def run_auction_nb(
     had_turn = 0  # seats that have called (bit s)
     pref_trump = scratch_f[0]  # a strain (as a float)
     pref_strength = scratch_f[1]
-    high_n, high_t, high_seat = 0, 0, -1
+    high_n, high_t, high_seat = var(0), var(0), -1
     passes_in_row = 0
     turn = first_bidder
     permanent = params[P_PASSES_PERMANENT] == 1
@@ -331,7 +331,7 @@ def play_contract_nb(
     s = scratch_i[1]
     tr = scratch_i[2]
     h = scratch_u[1]
-    track = False
+    track = var(False)
     for p in range(n):
         if policies[p] == POLICY_PIMC:
             track = True

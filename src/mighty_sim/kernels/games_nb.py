@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import njit
+from ._jit import njit, var
 from .deal_nb import play_attempt_nb
 from .layout import (
     G_ATTEMPT,
@@ -83,8 +83,8 @@ def _play_games_nb(
     n = params[P_PLAYERS]
     cap = ri.shape[0]
     tcap = ti.shape[0]
-    row = 0
-    t_used = 0
+    row = var(0)
+    t_used = var(0)
     # rh holds the rows' auctions one after another, ri[row, R_HIST_LEN] calls a row: with
     # at most HISTORY calls a row and HISTORY entries a row of capacity, it never fills
     # before the rows do
@@ -100,7 +100,7 @@ def _play_games_nb(
         else:
             first = (dealer + 1) % n
         played = 0
-        attempt = 0
+        attempt = var(0)
         totals[:] = 0.0
         reached = False
         while played < ledger and not reached:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import njit, prange
+from ._jit import njit, prange, var
 from .borrow_nb import copy_nb
 from .deal_nb import packet_nb, play_contract_nb
 from .layout import U_BLIND
@@ -62,7 +62,7 @@ def _odds_samples_nb(
     blind_size = params[P_BLIND_SIZE]
     m = deck.shape[0]
     hands = scratch_u[0]
-    t_used = 0
+    t_used = var(0)
     for k in range(samples):
         seed_stream_nb(st, seed, np.uint64(k))
         copy_nb(deck, rest, m)
@@ -96,5 +96,7 @@ def odds_strains_nb(
     (and ``ti[t]``), the strains on parallel threads (each strain's rows depend only on
     the seed)."""
     for t in prange(ri.shape[0]):
-        odds_nb(seed, hand, blind_known, samples, t, params, deck_cards, policies, pp, ri[t],
-                ru[t], rf[t], ti[t], record_tricks)
+        # the index as an int64: the loop's index is typed int64 and, once the loop runs
+        # in parallel, uint64; as it is, each type compiled the whole play again
+        odds_nb(seed, hand, blind_known, samples, int(np.int64(t)), params, deck_cards, policies,
+                pp, ri[t], ru[t], rf[t], ti[t], record_tricks)

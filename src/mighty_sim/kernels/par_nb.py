@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import njit
+from ._jit import njit, var
 from .dd_nb import TOP, Work, bits_for_nb, dd_target_work_nb, work_nb
 from .layout import (
     MAX_PLAYERS,
@@ -119,7 +119,8 @@ def par_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarray,
     from the start of trick ``from_trick`` (:func:`recorded_position_nb`), -1 for a deal
     not played; ``out[r, PAR_MATCH]`` 1 when the whole recorded play replays to the
     recorded result."""
-    par_rows_nb(ri, ru, ti, params, from_trick, 0, ri.shape[0], -1, 1 << 30, out, 0,
+    par_rows_nb(ri, ru, ti, params, from_trick, var(0), ri.shape[0], var(-1),
+                var(1 << 30), out, var(0),
                 work_nb(par_bits_nb(params, from_trick)))
 
 
@@ -165,7 +166,7 @@ def par_rows_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarr
         nodes[0] = 0
         out[r, PAR_FROM] = s[S_TRICK_NO]
         out[r, PAR_VALUE] = dd_target_work_nb(s.copy(), h.copy(), tr.copy(), params, nodes,
-                                              TOP, lo, hi,
+                                              var(TOP), lo, hi,
                                               work, r + 1, limit)
         out[r, PAR_NODES] = nodes[0]
         while ok and t < ti.shape[0] and ti[t, T_ROW] == r:

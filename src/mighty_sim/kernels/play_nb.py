@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..rules.cards import PLANE_BITS
-from ._jit import njit
+from ._jit import njit, var
 from .layout import (
     MAX_PLAYERS,
     POLICY_PIMC,
@@ -114,8 +114,8 @@ def start_play_nb(
     h[H_SEEN] = 0
     h[H_DISCARDS] = discards
     h[H_DECK] = np.uint64(params[P_DECK_MASK])
-    friend = -1
-    kind = FRIEND_KIND_OPEN_SOLO
+    friend = var(-1)
+    kind = var(FRIEND_KIND_OPEN_SOLO)
     if mode == MODE_CALLED:
         kind = FRIEND_KIND_SECRET_SOLO
         copies = JOKER_PAIR if called == JOKER_BIT else bit_nb(called)
@@ -242,7 +242,7 @@ def play_until_nb(
         hand = kinds_held_nb(s, h, seat)
         legal = legal_plays_nb(hand, tr, k, s[S_TRUMP], trick_no, s[S_JOKER_SUIT],
                                s[S_DEMANDED] == 1, lead_request_nb(s, seat), params)
-        demand_card = -1  # demand_card_nb's test on values at hand: no arrays passed here
+        demand_card = var(-1)  # demand_card_nb's test on values at hand: no arrays passed here
         if (k == 0 and hunter_rule and in_tricks_nb(params[P_HUNTER_TRICKS], trick_no)
                 and not has_nb(hand, JOKER_BIT)):
             demand_card = s[S_HUNTER]

@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._jit import njit
+from ._jit import njit, var
 from .layout import (
     POLICY_RANDOM,
 )
@@ -249,11 +249,11 @@ def play_tricks_nb(
     while trick_no <= hand_size:
         powered_lead = not in_tricks_nb(r.joker_powerless, trick_no)
         hunt_now = r.lead_demand and in_tricks_nb(r.hunter_tricks, trick_no)
-        joker_suit = -1
-        demanded = False
+        joker_suit = var(-1)
+        demanded = var(False)
         suit = -1  # the suit to follow
         joker_power = powered_lead  # of a joker in this trick, as known so far
-        win = 0
+        win = var(0)
         trick_points = 0
         in_trick = _NONE
         if k0 > 0:  # a trick under way: its state from its cards
@@ -279,7 +279,7 @@ def play_tricks_nb(
             legal = legal_cards_nb(r, hand, k, trick_no, request_now, suit, demanded,
                                    tr[k - 1] if k > 0 else -1)
             # -- the seat's decision ---------------------------------------------------------
-            demand_card = -1
+            demand_card = var(-1)
             if k == 0 and hunt_now and not hand & _JOKER:
                 demand_card = hunter
             policy = policies[seat]
