@@ -120,6 +120,29 @@ def test_one_deal_from_the_command_line() -> None:
     assert f"takes {par} points" in text.output
 
 
+def test_a_search_not_yet_compiled_is_announced(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first `par --hand` on a machine compiles the search for half a minute: it says
+    so on standard error first, and only then (the cache holding the search, it is
+    silent)."""
+    from mighty_sim import kernels
+
+    args = ["par", *sum((["--hand", h] for h in LOPSIDED), []), "--blind", "4C 3C 2C",
+            "--contract", "18S", "--friend", "KD", "--makes-only"]
+    monkeypatch.setattr(kernels, "cache_dir", lambda: tmp_path)
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert "compiling the double-dummy search" in result.stderr
+    assert "compiling" not in result.stdout
+    (tmp_path / "kernels_x").mkdir()
+    (tmp_path / "kernels_x" / "dd_nb.dd_target_work_nb-184.py311.nbi").touch()
+    assert kernels.is_cached("dd_nb.dd_target_work_nb")
+    assert not kernels.is_cached("dd_nb.dd_target_work_nb", "par_nb.par_rows_nb")
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert "compiling" not in result.output
+
+
 @pytest.mark.parametrize(("change", "message"), [
     ({"hand": LOPSIDED[:4]}, "give 5 hands"),
     ({"blind": "4C 3C"}, "sets aside 3 cards"),

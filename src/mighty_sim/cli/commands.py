@@ -388,6 +388,9 @@ def show(dataset: Path, deal: int, par_from: int | None) -> None:
     """
     from ..analysis.replay import describe_deal
 
+    if par_from is not None:
+        _compile_notice("the double-dummy search", "about half a minute",
+                        "dd_nb.dd_target_work_nb")
     click.echo(describe_deal(dataset, deal, par_from))
 
 
@@ -539,6 +542,11 @@ def odds(hand: str, blind: str, profile: str, samples: int | None, seed: int, pl
         samples = DD_SAMPLES if double_dummy else 10_000
     specs = parse_players(players, p.players)
     cards, blind_cards = parse_cards(hand), parse_cards(blind)
+    if double_dummy:
+        _compile_notice("the odds and double-dummy kernels", "about two minutes",
+                        "odds_nb.odds_strains_nb", "par_nb.par_rows_nb")
+    else:
+        _compile_notice("the odds kernels", "about a minute", "odds_nb.odds_strains_nb")
     if not double_dummy:
         table = hand_odds(p, cards, samples=samples, seed=seed, blind=blind_cards,
                           players=specs)
@@ -680,6 +688,16 @@ def _clock(seconds: float) -> str:
     """
     m, sec = divmod(int(seconds), 60)
     return f"{m // 60}:{m % 60:02d}:{sec:02d}"
+
+
+def _compile_notice(what: str, about: str, *kernels: str) -> None:
+    """Say on standard error that ``what`` compiles first when Numba's cache lacks one of
+    ``kernels`` (:func:`~mighty_sim.kernels.is_cached`): otherwise the command would
+    stand still for ``about`` without a word."""
+    from ..kernels import is_cached
+
+    if not is_cached(*kernels):
+        click.echo(f"compiling {what} for this machine: once, {about}", err=True)
 
 
 @contextmanager

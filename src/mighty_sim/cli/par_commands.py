@@ -12,7 +12,14 @@ from typing import Any
 import click
 
 from ..rules.profile import load_profile
-from .commands import _format_option, _Interrupted, _progress, executor_options, main
+from .commands import (
+    _compile_notice,
+    _format_option,
+    _Interrupted,
+    _progress,
+    executor_options,
+    main,
+)
 
 _SUFFIXES = {"K": 10**3, "M": 10**6, "G": 10**9}
 
@@ -120,6 +127,7 @@ def par(dataset: Path | None, deals: int, from_trick: int, workers: int, max_pos
     check_executor(executor, address, scheduler_file)
     run = open_run(dataset)
     expected = min(deals, run.config.deals * max(1, run.config.ledger))
+    _compile_notice("the double-dummy search", "about a minute", "par_nb.par_rows_nb")
     t0 = time.perf_counter()
     try:
         with executor_client(executor, workers=workers, address=address,
@@ -166,6 +174,8 @@ def _par_deal(hands: tuple[str, ...], blind: str, contract: str | None, friend: 
     from rich.console import Console
 
     console = Console(stderr=True)
+    _compile_notice("the double-dummy search", "about half a minute",
+                    "dd_nb.dd_target_work_nb")
     try:
         with console.status("solving (whole deals take seconds to minutes; Ctrl-C stops)",
                             spinner="dots") if console.is_terminal else nullcontext():

@@ -33,7 +33,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, cast
 
-from ..kernels import cache_dir, sources_key
+from ..kernels import cache_dir, is_cached, sources_key
 
 # play_games_nb's arguments (see its docstring): seed, game_start, n_games, ledger,
 # target, policies, pp, params, deck_cards, record_tricks, ri (column-major), ru, rf, rw,
@@ -162,7 +162,7 @@ def kernel_ready() -> bool:
     minute on a fresh checkout; ``mighty-sim compile`` builds the module instead)."""
     if load() is not None:
         return True
-    return any(cache_dir().glob("*/games_nb.play_games_nb-*.nbi"))
+    return is_cached("games_nb.play_games_nb")
 
 
 def games_kernel() -> Any:
