@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import mighty_sim.engine.batch as engine
+from mighty_sim import kernels
 from mighty_sim.engine import aot
 from mighty_sim.engine.batch import play_batch
 from mighty_sim.engine.players import parse_players
@@ -152,7 +153,7 @@ def test_kernel_ready_says_whether_a_run_compiles_first(
         play_batch(load_profile("standard"), seed=1, game_start=0, games=2,
                    players=parse_players("random", 5))
         assert aot.kernel_ready()
-        monkeypatch.setattr(aot, "cache_dir", lambda: tmp_path)
+        monkeypatch.setattr(kernels, "cache_dir", lambda: tmp_path)  # is_cached looks there
         assert not aot.kernel_ready()
         entry = tmp_path / "kernels_0" / "games_nb.play_games_nb-43.py311.nbi"
         entry.parent.mkdir()

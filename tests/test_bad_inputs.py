@@ -259,8 +259,15 @@ def test_bad_profile_fields_are_named(tmp_path: Path, line: str, needle: str) ->
     (["--hand", "AS KS QS"], "got 3: AS KS QS"),
     (["--hand", "AS KS QS JS 10S 9S 8S 7S AH KH", "--samples", "0"], "--samples"),
 ])
-def test_odds_cards_outside_the_deck(args: list[str], needle: str) -> None:
-    code, _, err = cli("odds", *args)
+@pytest.mark.parametrize("play", ["players", "double-dummy"])
+def test_odds_cards_outside_the_deck(args: list[str], needle: str, play: str,
+                                     monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """One line, also where the kernels are not compiled yet: the input is checked before
+    the command says that it compiles."""
+    from mighty_sim import kernels
+
+    monkeypatch.setattr(kernels, "cache_dir", lambda: tmp_path)  # an empty cache
+    code, _, err = cli("odds", *args, "--play", play)
     assert_one_line_error(code, err, needle)
 
 

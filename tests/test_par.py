@@ -202,23 +202,38 @@ def test_par_command_writes_the_table_that_analyze_shows(tmp_path: Path) -> None
     (["--max-positions", "lots"], "--max-positions"),
     (["--max-positions", "-5"], "--max-positions"),
 ])
-def test_par_bad_input_is_one_line(tmp_path: Path, args: list[str], message: str) -> None:
+def test_par_bad_input_is_one_line(tmp_path: Path, args: list[str], message: str,
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "run"
     _invoke("simulate", "--deals", "20", "--out", str(out), "--workers", "1")
+    _empty_cache(monkeypatch, tmp_path)  # one line still: no compile notice before it
     r = _invoke("par", str(out), *args)
-    assert r.exit_code == 2 and message in r.output  # type: ignore[attr-defined]
+    assert r.exit_code == 2 and message in r.stderr  # type: ignore[attr-defined]
+    assert r.stderr.count("\n") == 1, r.stderr  # type: ignore[attr-defined]
     assert not (out / "par.parquet").exists()
 
 
-def test_par_refuses_two_decks(tmp_path: Path) -> None:
+def _empty_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Numba's cache as a command finds it (kernels.is_cached): empty, as on a new
+    machine, where the search-running commands first say that they compile."""
+    from mighty_sim import kernels
+
+    (tmp_path / "empty-cache").mkdir()
+    monkeypatch.setattr(kernels, "cache_dir", lambda: tmp_path / "empty-cache")
+
+
+def test_par_refuses_two_decks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "run"
     _invoke("simulate", "--profile", "russian-6p", "--deals", "10", "--out", str(out),
             "--workers", "1")
+    _empty_cache(monkeypatch, tmp_path)
     r = _invoke("par", str(out))
-    assert r.exit_code == 2 and "one-deck profiles only" in r.output  # type: ignore[attr-defined]
+    assert r.exit_code == 2 and "one-deck profiles only" in r.stderr  # type: ignore[attr-defined]
+    assert r.stderr.count("\n") == 1, r.stderr  # type: ignore[attr-defined]
 
 
-def test_show_gives_the_par_at_each_tricks_start(tmp_path: Path) -> None:
+def test_show_gives_the_par_at_each_tricks_start(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "run"
     _invoke("simulate", "--deals", "5", "--out", str(out), "--workers", "1")
     deal = pl.read_parquet(out / "deals").filter(pl.col("outcome") == "played").row(0, named=True)
@@ -228,8 +243,10 @@ def test_show_gives_the_par_at_each_tricks_start(tmp_path: Path) -> None:
     assert [x.split()[3] for x in lines] == ["8:", "9:", "10:"]
     # from the last trick every card is forced: its par is what the side ended with
     assert lines[-1].split()[-4] == str(deal["declarer_points"])
+    _empty_cache(monkeypatch, tmp_path)
     r = _invoke("show", str(out), "--deal", str(deal["deal_id"]), "--par-from", "0")
-    assert r.exit_code == 2 and "--par-from" in r.output  # type: ignore[attr-defined]
+    assert r.exit_code == 2 and "--par-from" in r.stderr  # type: ignore[attr-defined]
+    assert r.stderr.count("\n") == 1, r.stderr  # type: ignore[attr-defined]
 
 
 def test_a_par_table_goes_with_its_run(tmp_path: Path) -> None:

@@ -106,7 +106,7 @@ def test_one_deal_from_the_command_line() -> None:
             "--contract", "18S", "--friend", "KD"]
     result = CliRunner().invoke(main, [*args, "--format", "json"])
     assert result.exit_code == 0, result.output
-    out = json.loads(result.output)
+    out = json.loads(result.stdout)  # a first run's compile notice is on stderr
     deal = make_deal(load_profile("standard"), LOPSIDED, "4C 3C 2C", "18S", "KD")
     s, h, tr, params = deal_state(deal)
     par = dd_value_nb(s.copy(), h.copy(), tr.copy(), params, np.zeros(1, np.int64))

@@ -45,6 +45,37 @@ from ..rules.profile import TRUMPS, RuleProfile
 from .stats import wilson_interval
 
 
+def check_hand_odds(profile: RuleProfile, hand: int, blind: int = 0, samples: int = 1,
+                    players: tuple[PlayerSpec, ...] | None = None
+                    ) -> tuple[PlayerSpec, ...]:
+    """The players :func:`hand_odds` seats (``players``, else heuristic ones), once its
+    arguments are checked: a ValueError names the first that is wrong, before anything is
+    compiled or played.
+
+    >>> from mighty_sim.rules.profile import load_profile
+    >>> check_hand_odds(load_profile("standard"), 0b111)
+    Traceback (most recent call last):
+    ...
+    ValueError: hand: give exactly 10 cards (got 3: 4S 3S 2S)
+    """
+    if profile.deck_copies != 1:
+        raise ValueError(f"profile {profile.name}: hand odds are for one-deck profiles only")
+    for name, cards in (("hand", hand), ("blind", blind)):
+        if cards & ~profile.deck_mask:
+            raise ValueError(f"{name}: {format_cards(cards & ~profile.deck_mask)} not in the "
+                             f"{profile.name} deck")
+    if hand.bit_count() != profile.hand_size:
+        raise ValueError(f"hand: give exactly {profile.hand_size} cards "
+                         f"(got {hand.bit_count()}: {format_cards(hand)})")
+    if blind and (blind & hand or blind.bit_count() != profile.blind_size):
+        raise ValueError(f"blind: give exactly {profile.blind_size} cards not in the hand")
+    if not 1 <= samples <= 10_000_000:
+        raise ValueError(f"samples: must be 1 to 10,000,000, got {samples}")
+    specs = players or parse_players("heuristic", profile.players)
+    check_supported(profile, specs)
+    return specs
+
+
 def hand_odds(
     profile: RuleProfile,
     hand: int,
@@ -61,21 +92,7 @@ def hand_odds(
     with ``double_dummy``, its double-dummy success probability too (``dd_p_success``,
     ``dd_ci_low``, ``dd_ci_high``), solved on ``workers`` threads (all cores by
     default), ``progress`` called with the deals solved as they are."""
-    if profile.deck_copies != 1:
-        raise ValueError(f"profile {profile.name}: hand odds are for one-deck profiles only")
-    for name, cards in (("hand", hand), ("blind", blind)):
-        if cards & ~profile.deck_mask:
-            raise ValueError(f"{name}: {format_cards(cards & ~profile.deck_mask)} not in the "
-                             f"{profile.name} deck")
-    if hand.bit_count() != profile.hand_size:
-        raise ValueError(f"hand: give exactly {profile.hand_size} cards "
-                         f"(got {hand.bit_count()}: {format_cards(hand)})")
-    if blind and (blind & hand or blind.bit_count() != profile.blind_size):
-        raise ValueError(f"blind: give exactly {profile.blind_size} cards not in the hand")
-    if not 1 <= samples <= 10_000_000:
-        raise ValueError(f"samples: must be 1 to 10,000,000, got {samples}")
-    specs = players or parse_players("heuristic", profile.players)
-    check_supported(profile, specs)
+    specs = check_hand_odds(profile, hand, blind, samples, players)
     params = compile_profile(profile)
     deck_cards = np.array(cards_of(profile.deck_mask), np.int64)
     policies, pp = policy_arrays(specs, profile)

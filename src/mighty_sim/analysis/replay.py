@@ -6,6 +6,7 @@ recording on) and checked against the stored row before it is shown.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -18,10 +19,12 @@ from ..engine.batch import play_batch
 from ..rules.cards import format_cards
 
 
-def describe_deal(dataset: Path, deal_id: int, par_from: int | None = None) -> str:
+def describe_deal(dataset: Path, deal_id: int, par_from: int | None = None,
+                  before_search: Callable[[], None] | None = None) -> str:
     """Readable text of one recorded deal; with ``par_from``, the double-dummy par of
     the declarer's side at the start of each trick from that one on
-    (:func:`~mighty_sim.analysis.par.trick_pars`)."""
+    (:func:`~mighty_sim.analysis.par.trick_pars`), ``before_search`` called first (once
+    every argument is found good)."""
     state = inspect_run(dataset)
     config = state.config
     if par_from is not None:  # told before the deal is played again
@@ -89,6 +92,8 @@ def describe_deal(dataset: Path, deal_id: int, par_from: int | None = None) -> s
 
         index = int(np.flatnonzero(pc.equal(rows.column("deal_id"), deal_id)
                                    .to_numpy(zero_copy_only=False))[0])
+        if before_search is not None:
+            before_search()
         pars = trick_pars(batch, index, config.profile, par_from)
     for t in tricks:
         if t["trick"] in pars:

@@ -388,10 +388,11 @@ def show(dataset: Path, deal: int, par_from: int | None) -> None:
     """
     from ..analysis.replay import describe_deal
 
-    if par_from is not None:
+    def notice() -> None:
         _compile_notice("the double-dummy search", "about half a minute",
                         "dd_nb.dd_target_work_nb")
-    click.echo(describe_deal(dataset, deal, par_from))
+
+    click.echo(describe_deal(dataset, deal, par_from, before_search=notice))
 
 
 @main.command()
@@ -531,7 +532,7 @@ def odds(hand: str, blind: str, profile: str, samples: int | None, seed: int, pl
     scored on the same deals. With --play double-dummy, the double-dummy success of
     every contract too (columns dd_*).
     """
-    from ..analysis.odds import hand_odds
+    from ..analysis.odds import check_hand_odds, hand_odds
     from ..engine.players import parse_players
 
     p = load_profile(profile)
@@ -542,15 +543,14 @@ def odds(hand: str, blind: str, profile: str, samples: int | None, seed: int, pl
         samples = DD_SAMPLES if double_dummy else 10_000
     specs = parse_players(players, p.players)
     cards, blind_cards = parse_cards(hand), parse_cards(blind)
-    if double_dummy:
-        _compile_notice("the odds and double-dummy kernels", "about two minutes",
-                        "odds_nb.odds_strains_nb", "par_nb.par_rows_nb")
-    else:
-        _compile_notice("the odds kernels", "about a minute", "odds_nb.odds_strains_nb")
+    check_hand_odds(p, cards, blind_cards, samples, specs)  # errors before the notice
     if not double_dummy:
+        _compile_notice("the odds kernels", "about a minute", "odds_nb.odds_strains_nb")
         table = hand_odds(p, cards, samples=samples, seed=seed, blind=blind_cards,
                           players=specs)
     else:  # hand_odds refuses a two-deck profile before anything is played
+        _compile_notice("the odds and double-dummy kernels", "about two minutes",
+                        "odds_nb.odds_strains_nb", "par_nb.par_rows_nb")
         try:
             with _progress("odds, double dummy", len(TRUMPS) * samples, unit="deals"
                            ) as advance:

@@ -119,7 +119,7 @@ def par(dataset: Path | None, deals: int, from_trick: int, workers: int, max_pos
                                   ("--makes-only", makes_only)) if v]
     if given:
         raise ValueError(f"{', '.join(given)}: only with --hand (one deal), not with DATASET")
-    from ..analysis.par import card_play, pack_parts, par_table, write_par
+    from ..analysis.par import card_play, check_solvable, pack_parts, par_table, write_par
     from ..analysis.report import print_tables
     from ..dataset.dask_cluster import check_executor, executor_client
     from ..dataset.integrity import open_run
@@ -127,6 +127,7 @@ def par(dataset: Path | None, deals: int, from_trick: int, workers: int, max_pos
     check_executor(executor, address, scheduler_file)
     run = open_run(dataset)
     expected = min(deals, run.config.deals * max(1, run.config.ledger))
+    check_solvable(run.config.profile, from_trick, "--from-trick")  # before the notice
     _compile_notice("the double-dummy search", "about a minute", "par_nb.par_rows_nb")
     t0 = time.perf_counter()
     try:
