@@ -344,7 +344,7 @@ def simulate(profile: str, deals: int, seed: int, workers: int, out: Path, playe
 def compile_kernel(force: bool) -> None:
     """Compile the batch kernel ahead of time (`make` does it).
 
-    About 15 s once Numba's cache is warm, about 2 minutes on a fresh checkout (which
+    About 15 s once Numba's cache is warm, a minute or more on a fresh checkout (which
     also fills the cache for the JIT kernel).
 
     `simulate` then runs the compiled module and does not load Numba, which takes about

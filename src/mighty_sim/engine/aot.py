@@ -123,7 +123,7 @@ def load() -> Callable[..., tuple[int, int, int]] | None:
 def build(folder: Path | None = None) -> Path:
     """Compile the kernel into ``folder`` (default :func:`aot_dir`) and return the file.
 
-    Takes about 15 s when Numba's cache holds the kernels' helpers, about 2 minutes on a
+    Takes about 15 s when Numba's cache holds the kernels' helpers, a minute or more on a
     fresh checkout (the helpers are compiled, and cached for the JIT kernel on the way).
     The module is written under a temporary name and renamed, so a
     concurrent run sees either no module or a whole one; older modules are removed.
