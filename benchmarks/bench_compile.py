@@ -74,6 +74,8 @@ def wall_times(procs: list[subprocess.Popen[bytes]], logs: list[Any], t0: float
             if ends[i] is None and p.poll() is not None:
                 ends[i] = time.perf_counter() - t0
                 if p.returncode != 0:
+                    for other in procs:
+                        other.kill()
                     logs[i].seek(0)
                     sys.exit(f"bench_compile: a task failed:\n{logs[i].read().decode()[-2000:]}")
         time.sleep(0.05)
@@ -86,13 +88,15 @@ def main() -> None:
     ap.add_argument("--tasks", default="batch,par,odds")
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks/results/compile.json")
     args = ap.parse_args()
+    tasks = args.tasks.split(",")
+    unknown = [task for task in tasks if task not in CODE]
+    if unknown:
+        sys.exit(f"bench_compile: unknown task {unknown[0]!r} (batch, par, odds)")
     old = export(args.rev) if args.rev else None
     results: dict[str, object] = {"rev": old[0] if old else None}
     print("cold compile, wall time of the first call with an empty cache"
           + (f"; the working tree beside {old[0][:12]} ({args.rev}), at once" if old else ""))
-    for task in args.tasks.split(","):
-        if task not in CODE:
-            sys.exit(f"bench_compile: unknown task {task!r} (batch, par, odds)")
+    for task in tasks:
         with tempfile.TemporaryDirectory() as new_cache, \
                 tempfile.TemporaryDirectory() as old_cache:
             logs = [tempfile.TemporaryFile(), tempfile.TemporaryFile()]
@@ -101,6 +105,8 @@ def main() -> None:
             if old:
                 procs.append(start(task, ALIAS, old[1], old_cache, logs[1]))
             times = wall_times(procs, logs, t0)
+            for log in logs:
+                log.close()
         line = f"  {task:<6} working tree {times[0]:6.1f} s"
         if old:
             line += f", {args.rev} {times[1]:6.1f} s, old/new {times[1] / times[0]:.2f}"
