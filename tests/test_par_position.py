@@ -123,8 +123,8 @@ def test_one_deal_from_the_command_line() -> None:
 def test_a_search_not_yet_compiled_is_announced(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """The first `par --hand` on a machine compiles the search for half a minute: it says
-    so on standard error first, and only then (the cache holding the search, it is
-    silent)."""
+    so on standard error before it waits; once the cache holds the search, it says
+    nothing."""
     from mighty_sim import kernels
 
     args = ["par", *sum((["--hand", h] for h in LOPSIDED), []), "--blind", "4C 3C 2C",

@@ -96,7 +96,7 @@ def odds_strains_nb(
     (and ``ti[t]``), the strains on parallel threads (each strain's rows depend only on
     the seed)."""
     for t in prange(ri.shape[0]):
-        # the index as an int64: the loop's index is typed int64 and, once the loop runs
-        # in parallel, uint64; as it is, each type compiled the whole play again
+        # the index as an int64: Numba types it int64, then uint64 once the loop runs in
+        # parallel, and passed as it is each type compiled the whole play again
         odds_nb(seed, hand, blind_known, samples, int(np.int64(t)), params, deck_cards, policies,
                 pp, ri[t], ru[t], rf[t], ti[t], record_tricks)
