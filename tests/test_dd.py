@@ -21,6 +21,7 @@ from mighty_sim.kernels.dd_nb import (
     USE_LAST,
     USE_ORDER,
     USE_PRUNING,
+    USE_RANKS,
     USE_TABLE,
     dd_reaches_nb,
     dd_search_nb,
@@ -246,9 +247,12 @@ def test_whole_deals_of_a_reduced_deck(name: str) -> None:
     assert searched >= 30
 
 
-PARTS = (USE_PRUNING, USE_TABLE, USE_BOUNDS, USE_EQUALS, USE_ORDER, USE_LAST, USE_DECIDED)
-# each part alone with alpha-beta (the decided tricks refine the bounds, so with them)
-ALONE = [USE_PRUNING | p for p in PARTS[1:-1]] + [USE_PRUNING | USE_BOUNDS | USE_DECIDED]
+PARTS = (USE_PRUNING, USE_TABLE, USE_BOUNDS, USE_EQUALS, USE_ORDER, USE_LAST, USE_DECIDED,
+         USE_RANKS)
+# each part alone with alpha-beta (the decided tricks refine the bounds, the ranks the
+# table's entries, so with them)
+ALONE = [USE_PRUNING | p for p in (USE_TABLE, USE_BOUNDS, USE_EQUALS, USE_ORDER, USE_LAST)] \
+    + [USE_PRUNING | USE_BOUNDS | USE_DECIDED, USE_PRUNING | USE_TABLE | USE_RANKS]
 
 
 @pytest.mark.parametrize("uses", ALONE + [USE_ALL & ~p for p in PARTS])
@@ -264,6 +268,29 @@ def test_each_part_of_the_search_alone_and_left_out_keeps_the_value(uses: int) -
             assert dd_search_nb(s, h, tr, params, nodes, uses) == exact, (name, seed)
             searched += 1
     assert searched >= 100
+
+
+@pytest.mark.parametrize("name", ONE_DECK, ids=lambda n: Path(n).stem)
+def test_entries_naming_only_the_deciding_cards_give_the_exact_tables_values(name: str
+                                                                            ) -> None:
+    """Endings of five and six tricks (long enough for an entry to serve positions that
+    differ in cards it does not name): the value, and the value found by null-window
+    searches from guesses around it (entries whose bounds came from other windows),
+    as the search whose entries hold for the same cards in relative ranks only finds
+    it."""
+    compared = 0
+    for seed in range(40):
+        s, h, tr, params = _ending(name, 900 + seed, 5 + seed % 2)
+        if side_of_nb(s) < 0:
+            continue
+        exact = dd_search_nb(s.copy(), h.copy(), tr.copy(), params, np.zeros(1, np.int64),
+                             USE_ALL & ~USE_RANKS)
+        assert dd_value_nb(s.copy(), h.copy(), tr.copy(), params,
+                           np.zeros(1, np.int64)) == exact, (seed,)
+        for guess in (exact - 2, exact + 1, 1 << 30):
+            assert _target(s, h, tr, params, guess, -1, 1 << 30) == exact, (seed, guess)
+        compared += 1
+    assert compared >= 30
 
 
 def _scripted(profile: RuleProfile, hands_text: list[str], trick_no: int

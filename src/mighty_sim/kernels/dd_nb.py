@@ -12,8 +12,9 @@ profiles.
 
 :func:`dd_value_nb` is an alpha-beta search (:func:`.dd_solve_nb.solve_nb`, each ply's
 position in a few words) with a transposition table of the positions at a trick's start
-(keyed on every hand in relative ranks, the leader and the trick; storing bounds on what
-the side takes from there on), moves ordered by what they do to the trick, a lead that
+(:mod:`.dd_table_nb`: bounds on what the side takes from there on, an entry holding for
+every position that agrees with it on the cards whose rank decided the result, as DDS's
+entries do), moves ordered by what they do to the trick, a lead that
 cut the search at the same ply before tried first, the last trick played out without a
 search (every follower's card is forced) and a trick's points counted for its winner's
 side as soon as no card still to come can take it; :func:`dd_reaches_nb` the same search
@@ -36,8 +37,10 @@ from .dd_solve_nb import USE_EQUALS as USE_EQUALS
 from .dd_solve_nb import USE_LAST as USE_LAST
 from .dd_solve_nb import USE_ORDER as USE_ORDER
 from .dd_solve_nb import USE_PRUNING as USE_PRUNING
+from .dd_solve_nb import USE_RANKS as USE_RANKS
 from .dd_solve_nb import USE_TABLE as USE_TABLE
 from .dd_solve_nb import follower_wins_nb as follower_wins_nb
+from .dd_table_nb import WAYS
 from .layout import MAX_PLAYERS
 from .params import MODE_FIRST_TRICK
 from .play_nb import (
@@ -57,7 +60,7 @@ TT_BITS = 24
 """The transposition table's entries, at most: 2**TT_BITS from 45 cards left (trick 2
 of `standard`) up, 2**22 from 40, 2**20 below, and fewer still for short endings
 (:func:`table_bits_nb`)."""
-SEARCH_VERSION = 3
+SEARCH_VERSION = 4
 """Changes with every change to the search that changes the positions it visits: a par
 chunk kept by a stopped run is taken again only when solved by the same search (its
 positions, and the deals a position limit left unanswered, are the search's)."""
@@ -73,7 +76,7 @@ Work = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndar
              np.ndarray]
 """A search's arrays (:func:`work_nb`): the table, then the plies' work space."""
 USE_ALL = (USE_PRUNING | USE_TABLE | USE_BOUNDS | USE_EQUALS | USE_ORDER | USE_LAST
-           | USE_DECIDED)
+           | USE_DECIDED | USE_RANKS)
 """Every part of the search (:mod:`.dd_solve_nb`'s ``USE_*`` bits)."""
 
 
@@ -128,11 +131,11 @@ def work_nb(bits: int
     """The arrays of a search (:func:`.dd_solve_nb.solve_nb`): an empty table of
     2**``bits`` entries, then the work space of the plies; a caller solving many
     positions keeps them (:func:`dd_target_work_nb`)."""
-    tt = np.zeros((1 << bits, 2), np.uint64)
+    tt = np.zeros((max(1 << bits, WAYS), 2), np.uint64)  # a bucket at least
     top = MAX_PLIES + 1
     return (tt, np.zeros((top, N_F), np.int64), np.zeros((top, N_D), np.uint64),
             np.zeros((top, MAX_PLAYERS), np.int64), np.zeros((5, top, MAX_MOVES), np.int64),
-            np.zeros((14, top), np.int64), np.zeros(top, np.uint64))
+            np.zeros((14, top), np.int64), np.zeros((5 + MAX_PLAYERS, top), np.uint64))
 
 
 def search_work(bits: int) -> Work:
@@ -144,9 +147,11 @@ def search_work(bits: int) -> Work:
 
     >>> [a.shape for a in search_work(4)][:2]
     [(16, 2), (65, 12)]
+    >>> search_work(0)[0].shape  # one bucket at least
+    (8, 2)
     """
     _, fs, hd, tc, moves, frame, keys = work_nb(0)
-    return np.zeros((1 << bits, 2), np.uint64), fs, hd, tc, moves, frame, keys
+    return np.zeros((max(1 << bits, WAYS), 2), np.uint64), fs, hd, tc, moves, frame, keys
 
 
 @njit(cache=True)

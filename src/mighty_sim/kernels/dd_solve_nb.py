@@ -12,7 +12,8 @@ order scan the trick. The moves, the table, the bounds and the order are those
 Ply ``d`` of the work arrays (:func:`.dd_nb.work_nb`): ``fs[d]`` the scalars at the
 ``F_*`` indices, ``hd[d]`` each seat's hand, then the cards out of play at ``D_GONE``
 (finished tricks and the discards) and the trick's cards at ``D_TRICK``, ``tc[d]`` the
-trick's cards in the order played.
+trick's cards in the order played; ``keys[:, d]`` its table key, the cards whose rank
+decided its value (:mod:`.dd_table_nb`) and its hands in relative ranks.
 """
 
 from __future__ import annotations
@@ -21,6 +22,20 @@ import numpy as np
 
 from ._jit import njit, var
 from .borrow_nb import borrow
+from .dd_table_nb import (
+    WAYS,
+    equals_mark_nb,
+    frame_key_nb,
+    in_play_nb,
+    pattern_nb,
+    probe_nb,
+    rank_mark_nb,
+    ranks_of_nb,
+    relative_nb,
+    store_nb,
+    suit_counts_nb,
+    trick_mark_nb,
+)
 from .layout import MAX_PLAYERS
 from .params import (
     BID_TRICKS,
@@ -53,7 +68,6 @@ from .play_nb import (
     moves_of_nb,
 )
 from .policy_nb import dump_value_nb, winners_nb
-from .rng_nb import GOLDEN, mix64_nb
 from .rules_nb import (
     JOKER_BIT,
     POINT_MASK,
@@ -65,7 +79,6 @@ from .rules_nb import (
     in_tricks_nb,
     is_point_nb,
     lowest_card_nb,
-    pext_nb,
     popcount_nb,
     suit_mask_nb,
     suit_to_follow_nb,
@@ -74,11 +87,13 @@ from .rules_nb import (
 from .tricks_nb import TrickRules, legal_cards_nb, trick_after_nb, trick_rules_nb
 
 USE_PRUNING, USE_TABLE, USE_BOUNDS, USE_EQUALS = 1, 2, 4, 8
-USE_ORDER, USE_LAST, USE_DECIDED = 16, 32, 64
+USE_ORDER, USE_LAST, USE_DECIDED, USE_RANKS = 16, 32, 64, 128
 """The parts of the search: alpha-beta cuts, the table of positions at a trick's start,
 the bounds from the points still in play, equal cards searched once, moves ordered by
 what they do to the trick, the last trick played out without a search, a trick's
-points counted once no card still to come can take it."""
+points counted once no card still to come can take it, table entries that hold for
+every position with the same cards deciding (:mod:`.dd_table_nb`; without it, for the
+positions of the same cards in relative ranks)."""
 
 # a ply's scalars (fs)
 F_LEADER, F_TRICK_NO, F_K, F_JOKER_SUIT, F_DEMANDED, F_FRIEND_HAS_LED = 0, 1, 2, 3, 4, 5
@@ -90,72 +105,14 @@ N_D = MAX_PLAYERS + 2
 
 _JOKER = np.uint64(1) << np.uint64(JOKER_BIT)
 _NONE = np.uint64(0)
-_RANKS = np.uint64(0x1FFF)  # a suit's 13 cards, shifted down to bit 0
-_UNBOUNDED = 1 << 20  # a bound not known
 GAVE_UP = -(1 << 22)
 """What a search returns when it ends at its limit of positions, unanswered."""
-_OFFSET = 1 << 21
-_LOW32 = np.uint64(0xFFFFFFFF)
-
-
-@njit(cache=True, inline="always")
-def _pack_nb(lo: int, hi: int) -> np.uint64:
-    """A table entry's bounds in one word, beside its key (one cache line an entry)."""
-    return np.uint64(lo + _OFFSET) << np.uint64(32) | np.uint64(hi + _OFFSET)
-
-
-@njit(cache=True, inline="always")
-def _unpack_nb(x: np.uint64) -> tuple[int, int]:
-    """The bounds ``_pack_nb`` packed."""
-    return np.int64(x >> np.uint64(32)) - _OFFSET, np.int64(x & _LOW32) - _OFFSET
 
 
 @njit(cache=True, inline="always")
 def move_code_nb(card: int, suit: int, demand: int) -> int:
     """A move as one number: the card, the suit named for a joker led, the demand."""
     return card | (suit + 1) << 6 | demand << 9
-
-
-@njit(cache=True)
-def key_nb(hd: np.ndarray, n: int, trick_no: int, leader: int, friend_has_led: int,
-           mighty: int, hunter: int) -> np.uint64:
-    """What the rest of the play from a trick's start depends on, hashed: every hand
-    ``hd[:n]`` in relative ranks, the leader, the trick number, whether the friend has
-    led (a 20-NT lead request). Relative ranks: within a suit, the cards still in play
-    keep their order and their point value but not their rank (a hand of 5 and 9 of a
-    suit whose 2, 3, 4, 6, 7, 8 are gone plays as one of 2 and 3), so positions that
-    differ only by which low cards went share an entry; where Mighty, the hunter and the
-    joker are (they have rules of their own) is part of the key. The side and the
-    contract are the search's own.
-
-    A hand's relative ranks are two words: its bits gathered at the plain cards in play
-    and at the point cards in play, every suit at once; with how many of each kind each
-    suit has in play (in the key's first word) they tell the hand suit by suit. Each
-    hand is hashed alone and the hashes summed, so that the hashes run side by side."""
-    alive = _NONE
-    for p in range(n):
-        alive |= hd[p]
-    points = alive & POINT_MASK
-    plain = alive & ~POINT_MASK & ~_JOKER
-    head = np.uint64(trick_no * 16 + leader * 2 + friend_has_led)
-    for suit in range(4):
-        m = suit_mask_nb(suit)
-        counts = popcount_nb(plain & m) | popcount_nb(points & m) << 4
-        head |= np.uint64(counts) << np.uint64(32 + 8 * suit)
-    where = 0  # the seats of Mighty, the hunter and the joker, 0 when gone
-    z = _NONE
-    for p in range(n):
-        hand = hd[p]
-        if has_nb(hand, mighty):
-            where |= p + 1
-        if hunter >= 0 and has_nb(hand, hunter):
-            where |= (p + 1) << 4
-        if hand & _JOKER:
-            where |= (p + 1) << 8
-        x = pext_nb(hand, plain) | pext_nb(hand, points) << np.uint64(32)
-        z += mix64_nb(x + np.uint64(p + 1) * GOLDEN)
-    z += mix64_nb(head ^ np.uint64(where) << np.uint64(8))
-    return z | np.uint64(1)  # never 0, the empty entry
 
 
 @njit(cache=True, inline="always")
@@ -254,11 +211,12 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
     the search ``uses`` names, every line with none (:func:`.dd_nb.dd_window_nb` and
     the rest describe the search); :data:`GAVE_UP` as soon as ``nodes[0]`` passes
     ``limit`` > 0 (the table then holds only what searches ended, which stays true).
-    The table's keys are the positions' (:func:`key_nb`) xor ``salt`` (even): a table
-    that held another position's search is used as it is under another salt, its
-    entries never matching. Iterative, one frame a ply
+    The table's frame keys (:func:`.dd_table_nb.frame_key_nb`) are hashed with
+    ``salt``: a table that held another position's search is used as it is under
+    another salt, its entries never matching. Iterative, one frame a ply
     (``fs``/``hd``/``tc`` the positions of the line searched, ``moves`` each ply's moves
-    and their order, ``frame`` each ply's window, progress and bounds): Numba's cache
+    and their order, ``frame`` each ply's window, progress and bounds, ``keys`` each
+    ply's table key and the cards that decided its value): Numba's cache
     does not reload recursive functions. Every array is the caller's and borrowed
     (:mod:`.borrow_nb`): the views taken a ply are not reference-counted."""
     s0, h0, tr0, params, nodes = borrow(s0), borrow(h0), borrow(tr0), borrow(params), \
@@ -282,6 +240,9 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
     if key_hunter >= 0:
         special |= bit_nb(key_hunter)
     prune = uses & USE_PRUNING != 0
+    ranks = uses & USE_RANKS != 0
+    while (1 << bits) < WAYS:  # a bucket at least (work_nb's table has one at least)
+        bits += 1
     # -- the frames ----------------------------------------------------------------------
     mc, ms, md, mo = moves[0], moves[1], moves[2], moves[3]
     sc = moves[4, 0]  # the move order's work space
@@ -295,6 +256,11 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
     # tricks 5 and 4, 11% and 15% fewer positions; at every ply, 19% and 6%)
     bm, killer = frame[12], frame[13]
     killer[:] = -1
+    # each ply's frame key (dd_table_nb), the cards whose rank decided its value so far,
+    # the mark of the trick its move before ended, the moves left out as equal, the
+    # cards that decided its best move's value; its hands in relative ranks (rows 5 on)
+    fk, marks, tmark, drop, bmark = keys[0], keys[1], keys[2], keys[3], keys[4]
+    tmark[0] = _NONE
     load_nb(s0, h0, tr0, params, side, fs[0], hd[0], tc[0])
     alpha[0], beta[0] = lo, hi
     d = 0
@@ -311,11 +277,14 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
             k = f[F_K]
             taken = f[F_SIDE_TRICKS] if by_tricks else total - f[F_OTHERS]
             known = trick_no > hand_size
+            marks[d] = _NONE
+            drop[d] = _NONE
             if known:  # the play is over
                 value = taken
             elif uses & USE_LAST and k == 0 and trick_no == hand_size:
-                value = _last_trick_nb(f, hp, tc[d + 1], n, side, taken, by_tricks, r,
-                                       hunter, trump, params, mc[d], ms[d], md[d])
+                value, marks[d] = _last_trick_nb(f, hp, tc[d + 1], n, side, taken,
+                                                 by_tricks, r, hunter, trump, params,
+                                                 mc[d], ms[d], md[d])
                 known = True
             elif uses & USE_BOUNDS:  # what the side can still gain or lose bounds the value
                 if k == 0 or d == 0:  # within a trick nothing is taken: the ply before's
@@ -324,8 +293,11 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
                     rlo[d], rhi[d] = rlo[d - 1], rhi[d - 1]
                 lo, hi = rlo[d], rhi[d]
                 if uses & USE_DECIDED and k > 0:
-                    lo, hi = _decided_nb(f, hp, tp, n, side, lo, hi, alpha[d], beta[d],
-                                         by_tricks, trump, r)
+                    lo2, hi2 = _decided_nb(f, hp, tp, n, side, lo, hi, alpha[d], beta[d],
+                                           by_tricks, trump, r)
+                    if lo2 != lo or hi2 != hi:  # the winning card's rank decided
+                        marks[d] = rank_mark_nb(tp[f[F_WIN]], mighty)
+                    lo, hi = lo2, hi2
                 if hi <= alpha[d]:
                     value, known = hi, True
                 elif lo >= beta[d]:
@@ -334,12 +306,15 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
                 slot[d] = -1
                 if uses & USE_TABLE and k == 0:
                     now[d] = taken
-                    keys[d] = key_nb(hp, n, trick_no, f[F_LEADER], f[F_FRIEND_HAS_LED],
-                                     mighty, key_hunter) ^ salt
-                    e = np.int64(keys[d] >> np.uint64(64 - bits))
-                    slot[d] = e
-                    if tt[e, 0] == keys[d]:
-                        lo, hi = _unpack_nb(tt[e, 1])
+                    alive = in_play_nb(hp, n)
+                    fk[d] = frame_key_nb(hp, n, trick_no, f[F_LEADER], f[F_FRIEND_HAS_LED],
+                                         mighty, key_hunter, alive, salt)
+                    slot[d] = 1
+                    relative_nb(hp, n, alive, keys[5:, d])
+                    found, lo, hi, named = probe_nb(tt, bits, fk[d], keys[5:, d], n,
+                                                    suit_counts_nb(alive), alive, not ranks)
+                    if found:
+                        marks[d] = named
                         lo, hi = taken + lo, taken + hi
                         if lo >= beta[d] or lo == hi:
                             value, known = lo, True
@@ -364,7 +339,9 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
                 legal = legal_cards_nb(r, hand, k, trick_no, request_now, f[F_SUIT],
                                        f[F_DEMANDED] == 1, tp[k - 1] if k > 0 else -1)
                 if uses & USE_EQUALS:
+                    every = legal
                     legal = distinct_of_nb(hand, hp[D_GONE], legal, special)
+                    drop[d] = every & ~legal
                 # -- the moves (play_nb.moves_nb) -----------------------------------------
                 demand_card = _demand_card_nb(r, hand, trick_no, hunter) if k == 0 else -1
                 count = moves_of_nb(legal, k == 0 and powered_lead, demand_card, mc[d],
@@ -384,14 +361,18 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
                 nxt[d] = -1  # no move searched yet
                 best[d] = -1 if mine else 1 << 30
         if nxt[d] >= 0:  # the value of ply d's move nxt[d]
+            child = marks[d + 1] | tmark[d + 1]
+            marks[d] |= child
             if ours[d]:
                 if value > best[d]:
                     best[d], bm[d] = value, mo[d, nxt[d]]
+                    bmark[d] = child
                 if prune and best[d] > alpha[d]:
                     alpha[d] = best[d]
             else:
                 if value < best[d]:
                     best[d], bm[d] = value, mo[d, nxt[d]]
+                    bmark[d] = child
                 if prune and best[d] < beta[d]:
                     beta[d] = best[d]
         nxt[d] += 1
@@ -399,25 +380,33 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
             i = mo[d, nxt[d]]
             _play_nb(fs[d], hd[d], tc[d], fs[d + 1], hd[d + 1], tc[d + 1], n, mc[d, i],
                      ms[d, i], md[d, i] == 1, side, friend, trump, r, params)
+            tmark[d + 1] = _NONE
+            if fs[d, F_K] == n - 1:  # the move ended the trick: did a rank decide it?
+                win = fs[d + 1, F_LEADER] - fs[d, F_LEADER]
+                if win < 0:
+                    win += n
+                tmark[d + 1] = trick_mark_nb(tc[d + 1], n, win, mighty)
             alpha[d + 1], beta[d + 1] = alpha[d], beta[d]
             d += 1
             entering = True
             continue
         value = best[d]  # every move searched, or a cut: the value of ply d
-        if fs[d, F_K] == 0 and (value >= w1[d] if ours[d] else value <= w0[d]):  # a cut
-            i = bm[d]
-            killer[d] = move_code_nb(mc[d, i], ms[d, i], md[d, i])
-        e = slot[d]
-        if e >= 0:
-            lo, hi = -_UNBOUNDED, _UNBOUNDED  # a new entry: nothing known yet
-            if tt[e, 0] == keys[d]:
-                lo, hi = _unpack_nb(tt[e, 1])
-            if value > w0[d]:  # not an upper bound only: at least value
-                lo = max(lo, value - now[d])
-            if value < w1[d]:  # not a lower bound only: at most value
-                hi = min(hi, value - now[d])
-            tt[e, 0] = keys[d]
-            tt[e, 1] = _pack_nb(lo, hi)
+        if value >= w1[d] if ours[d] else value <= w0[d]:  # a cut: its move alone decided
+            marks[d] = bmark[d]
+            if fs[d, F_K] == 0:
+                i = bm[d]
+                killer[d] = move_code_nb(mc[d, i], ms[d, i], md[d, i])
+        elif drop[d]:  # every move counted, the equal ones left out too
+            seat = fs[d, F_LEADER] + fs[d, F_K]
+            if seat >= n:
+                seat -= n
+            marks[d] = equals_mark_nb(drop[d], hd[d, seat], special, marks[d])
+        if slot[d] >= 0:  # at least value unless only an upper bound; at most unless
+            alive = in_play_nb(hd[d], n)  # only a lower one
+            counts = suit_counts_nb(alive)
+            held = ranks_of_nb(marks[d], alive) if ranks else counts
+            store_nb(tt, bits, fk[d], held, pattern_nb(keys[5:, d], n, counts, held),
+                     not ranks, value - now[d], value > w0[d], value < w1[d])
         d -= 1
         if d < 0:
             return value
@@ -536,10 +525,11 @@ def _decided_nb(f: np.ndarray, hp: np.ndarray, tp: np.ndarray, n: int, side: int
 def _last_trick_nb(f: np.ndarray, hp: np.ndarray, tq: np.ndarray, n: int, side: int,
                    taken: int, by_tricks: bool, r: TrickRules, hunter: int, trump: int,
                    params: np.ndarray, mc: np.ndarray, ms: np.ndarray, md: np.ndarray
-                   ) -> int:
+                   ) -> tuple[int, np.uint64]:
     """The side's final count from the start of the last trick (one card a hand, so
     every follower's card is forced): the leader's best choice of a suit named for a
-    joker and of a demand, each played out card by card (``tq`` work space)."""
+    joker and of a demand, each played out card by card (``tq`` work space); and the
+    cards whose rank decided a way it went (:func:`.dd_table_nb.trick_mark_nb`)."""
     trick_no = f[F_TRICK_NO]
     leader = f[F_LEADER]
     powered_lead = not in_tricks_nb(r.joker_powerless, trick_no)
@@ -548,6 +538,7 @@ def _last_trick_nb(f: np.ndarray, hp: np.ndarray, tq: np.ndarray, n: int, side: 
                         ms, md)
     mine = (side >> leader) & 1 == 1
     best = -1 if mine else 1 << 30
+    marks = _NONE
     for i in range(count):
         tq[0] = mc[i]
         named, demand = ms[i], md[i] == 1
@@ -568,6 +559,7 @@ def _last_trick_nb(f: np.ndarray, hp: np.ndarray, tq: np.ndarray, n: int, side: 
         winner = leader + win
         if winner >= n:
             winner -= n
+        marks |= trick_mark_nb(tq, n, win, r.mighty)
         ours = (side >> winner) & 1 == 1
         if by_tricks:
             v = taken + 1 if ours else taken
@@ -577,7 +569,7 @@ def _last_trick_nb(f: np.ndarray, hp: np.ndarray, tq: np.ndarray, n: int, side: 
             best = max(best, v)
         else:
             best = min(best, v)
-    return best
+    return best, marks
 
 
 @njit(cache=True, inline="always")
