@@ -11,9 +11,11 @@ as ``mighty-sim par`` solves them (null-window searches from the top of the rang
 table for all the deals); with ``--question makes`` (or ``both``) the time to
 answer whether the contract makes (the null-window search of ``par --hand``); with
 ``--question odds`` the par as ``odds --play double-dummy`` needs it, searched only as
-far as the bids' range (``par_nb.par_rows_nb``); with ``--question targets`` where the
-par's positions go among its null-window searches (the one that fails just above the
-par, the one that reaches it, those above), no times. With
+far as the bids' range (``par_nb.par_rows_nb``); with ``--max-positions N`` a par
+left unanswered past N positions counts as slower than every answered one; with
+``--question targets`` where the par's positions go among its null-window searches
+(the one that fails just above the par, the one that reaches it, those above), no
+times. With
 ``--parts N``, what each part of the search buys: positions and time on the same
 endings of N tricks with the whole search, with each part left out, and with alpha-beta
 alone (up to 5 tricks). Before timing, it checks the
@@ -27,11 +29,14 @@ search against the exhaustive one on 50 endings of 2 tricks.
     .venv/bin/python benchmarks/bench_dd.py --tricks "" --played 20 --from 1 --question targets
     .venv/bin/python benchmarks/bench_dd.py --tricks "" --played 1000 --from 1 \
         --question makes --log benchmarks/results/dd_makes.log
+    .venv/bin/python benchmarks/bench_dd.py --tricks "" --played 10000 --from 1 \
+        --max-positions 1000000000 --log benchmarks/results/dd_whole.log
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import time
 from pathlib import Path
 
@@ -82,11 +87,12 @@ from mighty_sim.verify.positions import random_ending
 
 def _timed(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
            seconds: list[float], searched: list[int], target: int = -1,
-           par: tuple[int, Work, int, int, int] | None = None) -> None:
+           par: tuple[int, Work, int, int, int] | None = None, limit: int = 0) -> None:
     """Solve once, adding the wall time and the positions searched to the lists: the
     par by one search from a cold table; with a ``target`` whether the side reaches it;
     with ``par`` (guess, work arrays, solve number, lo, hi) the par as ``par_nb`` finds
-    it, only as far as [lo, hi] (``par_rows_nb``)."""
+    it, only as far as [lo, hi] (``par_rows_nb``), left unanswered past ``limit``
+    positions (> 0; its positions then ``limit`` + 1)."""
     nodes = np.zeros(1, np.int64)
     t = time.perf_counter()
     if target >= 0:  # as `par --hand` asks it: a fresh table, allocated by NumPy
@@ -94,16 +100,24 @@ def _timed(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
                           search_work(table_bits_nb(s, h)), 0, 0)
     elif par is not None:
         guess, work, solve, lo, hi = par
-        dd_target_work_nb(s, h, tr, params, nodes, guess, lo, hi, work, solve, 0)
+        dd_target_work_nb(s, h, tr, params, nodes, guess, lo, hi, work, solve, limit)
     else:
         dd_value_nb(s, h, tr, params, nodes)
     seconds.append(time.perf_counter() - t)
     searched.append(int(nodes[0]))
 
 
-def _summary(seconds: list[float], searched: list[int], name: str) -> dict[str, float]:
+def _summary(seconds: list[float], searched: list[int], name: str, limit: int = 0
+             ) -> dict[str, float]:
+    """The figures of a question's solves; a solve left unanswered at ``limit`` counts as
+    slower than every other (its time inf), so a percentile above the answered share is
+    inf."""
+    if limit:
+        seconds = [math.inf if n > limit else t for t, n in zip(seconds, searched, strict=True)]
     tail = np.percentile(seconds, 99) if len(seconds) >= 100 else max(seconds)
-    return {f"{name}_median_ms": float(np.median(seconds)) * 1e3,
+    return {f"{name}_solves": float(len(seconds)),
+            f"{name}_unanswered": float(sum(n > limit for n in searched) if limit else 0),
+            f"{name}_median_ms": float(np.median(seconds)) * 1e3,
             f"{name}_p99_or_max_ms": float(tail) * 1e3,
             f"{name}_max_ms": float(max(seconds)) * 1e3,
             f"{name}_median_positions": float(np.median(searched)),
@@ -180,14 +194,15 @@ def _targets(profile: RuleProfile, params: np.ndarray, deals: int, start: int
 
 
 def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[int],
-            what: str, log: Path | None = None) -> dict[str, float]:
+            what: str, log: Path | None = None, limit: int = 0) -> dict[str, float]:
     """Solve times of heuristic-played deals from the start of each trick of ``starts``:
     the par, whether the contract makes, the par within the bids' range (``what``
     "par", "makes", "both" for the first two, or "odds"). With ``log``, each solve is
     appended to that file as it ends (figure, solve, seconds, positions), and solves
     already there are taken from it rather than solved again: a long run stopped goes on
-    where it stopped (exact for "makes", whose solves each start from a cold table; the
-    others share one table, so a resumed run's later solves find it emptier)."""
+    where it stopped (a solve's positions do not depend on what the table held before;
+    its time, a little). With ``limit`` > 0 the par (or the odds' par) is left
+    unanswered past that many positions."""
     batch, rows, first = _played_deals(profile, deals)
     s, h, tr = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
     work = work_nb(TT_BITS)
@@ -222,11 +237,12 @@ def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[i
                     _timed(s, h, tr, params, seconds, searched, int(batch.ri[r, R_BID]))
                 else:  # from the top, one table for all (par_nb)
                     _timed(s, h, tr, params, seconds, searched,
-                           par=(TOP, work, solve, lo, hi))
+                           par=(TOP, work, solve, lo, hi), limit=limit)
                 if log is not None:
                     with log.open("a") as f:
                         f.write(f"{name} {solve} {seconds[-1]!r} {searched[-1]}\n")
-            figures.update(_summary(seconds, searched, name))
+            figures.update(_summary(seconds, searched, name,
+                                    0 if question == "makes" else limit))
     return figures
 
 
@@ -277,6 +293,9 @@ def main() -> None:
     ap.add_argument("--log", type=Path, default=None,
                     help="with --played: append each solve to this file as it ends, and "
                          "take the solves it already holds from it (a stopped run goes on)")
+    ap.add_argument("--max-positions", type=int, default=0,
+                    help="with --played: leave a par unanswered past this many positions "
+                         "(counted as slower than every answered one)")
     ap.add_argument("--parts", type=int, default=0,
                     help="tricks left of the endings that weigh the search's parts")
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results/dd.json"))
@@ -310,7 +329,7 @@ def main() -> None:
     elif args.played:
         figures.update(_played(profile, params, args.played,
                                [int(t) for t in args.starts.split(",")], args.question,
-                               args.log))
+                               args.log, args.max_positions))
     print(f"double-dummy search, {args.profile}, {args.positions} endings a number of "
           f"tricks left; {args.played} played deals a starting trick")
     print_figures(figures)

@@ -31,6 +31,7 @@ from mighty_sim.kernels.dd_nb import (
     dd_window_nb,
     follower_wins_nb,
     minimax_nb,
+    search_work,
     side_of_nb,
     work_nb,
 )
@@ -141,7 +142,8 @@ def test_one_table_kept_across_solves_gives_each_its_value() -> None:
     fresh searches. Each ending twice: as dealt, then with the next seat declaring
     alone, the same hands (the same table keys) and another side to count for. Each
     also in a table of 64 entries, smaller than the search asks for: the same value,
-    only entries lost."""
+    only entries lost. In either table the positions of a search in a fresh one: what
+    other searches left in the table changes nothing."""
     work, small = work_nb(TT_BITS), work_nb(6)
     solve, differ = 0, 0
     for name in ONE_DECK[:3]:
@@ -157,13 +159,14 @@ def test_one_table_kept_across_solves_gives_each_its_value() -> None:
                 value = dd_value_nb(state.copy(), h.copy(), tr.copy(), params,
                                     np.zeros(1, np.int64))
                 solve += 1
-                got = dd_target_work_nb(state.copy(), h.copy(), tr.copy(), params,
-                                        np.zeros(1, np.int64), seed % 21, -1, 1 << 30,
-                                        work, solve, 0)
-                assert got == value, (name, seed, solve)
-                assert dd_target_work_nb(state.copy(), h.copy(), tr.copy(), params,
-                                         np.zeros(1, np.int64), seed % 21, -1, 1 << 30,
-                                         small, solve, 0) == value, (name, seed, solve)
+                for kept, fresh in ((work, search_work(TT_BITS)), (small, work_nb(6))):
+                    nodes = np.zeros(2, np.int64)
+                    for i, arrays in enumerate((kept, fresh)):
+                        got = dd_target_work_nb(state.copy(), h.copy(), tr.copy(), params,
+                                                nodes[i:], seed % 21, -1, 1 << 30, arrays,
+                                                solve, 0)
+                        assert got == value, (name, seed, solve)
+                    assert nodes[0] == nodes[1], (name, seed, solve)
                 values.append(value)
             differ += values[0] != values[1]
     assert solve >= 100 and differ >= 20

@@ -51,7 +51,6 @@ from .play_nb import (
     S_N,
     S_TRICK_NO,
 )
-from .rng_nb import GOLDEN, mix64_nb
 from .rules_nb import popcount_nb
 
 MAX_PLIES = 64
@@ -192,12 +191,12 @@ def dd_target_work_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.n
                       work: Work, solve: int, limit: int) -> int:
     """:func:`dd_target_nb` in the arrays ``work`` (:func:`work_nb`; of a table smaller than
     ``table_bits_nb`` asks for, its entries only) as they are, ``solve`` numbering the
-    search: a caller solving many positions gives each its own number and keeps the
-    arrays, which a solve need not clear (clearing a fresh table costs a position 1 to 5
-    ms). With ``limit`` > 0, :data:`GAVE_UP` once ``nodes[0]`` passes it unanswered: the
-    positions a search visits do not depend on what the table held before (another
-    search's entries never match, and every entry is replaced), so whether a position is
-    answered within a limit is the same on every run."""
+    search (``solve`` >= 0): a caller solving many positions gives each its own number
+    and keeps the arrays, which a solve need not clear (clearing a fresh table costs a
+    position 1 to 5 ms). With ``limit`` > 0, :data:`GAVE_UP` once ``nodes[0]`` passes
+    it unanswered: the positions a search visits do not depend on what the table held
+    before (another search's buckets are taken as empty, :mod:`.dd_table_nb`), so
+    whether a position is answered within a limit is the same on every run."""
     side = side_of_nb(s)
     if side < 0:
         return -1
@@ -205,7 +204,7 @@ def dd_target_work_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.n
     bits = table_bits_nb(s, h)
     while (1 << bits) > tt.shape[0]:  # a smaller table than the position asks for
         bits -= 1
-    salt = mix64_nb(np.uint64(solve) * GOLDEN) & ~np.uint64(1)
+    tag = np.uint64(solve) + np.uint64(1)  # never 0, a fresh table's
     load_nb(s, h, tr, params, side, fs[0], hd[0], tc[0])
     lower, upper = range_nb(fs[0], hd[0], s[S_N], params)  # the value lies in [lower, upper]
     lower, upper = max(lower, lo), min(upper, hi)
@@ -213,7 +212,7 @@ def dd_target_work_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.n
     while lower < upper:
         target = min(max(g, lower + 1), upper)
         g = solve_nb(s, h, tr, params, side, USE_ALL, nodes, tt, bits, fs, hd, tc, moves,
-                     frame, keys, target - 1, target, salt, limit)
+                     frame, keys, target - 1, target, tag, limit)
         if g == GAVE_UP:
             return GAVE_UP
         if g < target:  # at most g

@@ -206,14 +206,14 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
              side: int, uses: int, nodes: np.ndarray, tt: np.ndarray, bits: int,
              fs: np.ndarray, hd: np.ndarray, tc: np.ndarray, moves: np.ndarray,
              frame: np.ndarray, keys: np.ndarray,
-             lo: int, hi: int, salt: np.uint64, limit: int) -> int:
+             lo: int, hi: int, tag: np.uint64, limit: int) -> int:
     """The side's final count from a play state: fail-soft alpha-beta with the parts of
     the search ``uses`` names, every line with none (:func:`.dd_nb.dd_window_nb` and
     the rest describe the search); :data:`GAVE_UP` as soon as ``nodes[0]`` passes
     ``limit`` > 0 (the table then holds only what searches ended, which stays true).
-    The table's frame keys (:func:`.dd_table_nb.frame_key_nb`) are hashed with
-    ``salt``: a table that held another position's search is used as it is under
-    another salt, its entries never matching. Iterative, one frame a ply
+    ``tag`` names the search in the table (:mod:`.dd_table_nb`): a table that held
+    other searches (other tags) is used as it is, and the search finds it as a fresh
+    one. Iterative, one frame a ply
     (``fs``/``hd``/``tc`` the positions of the line searched, ``moves`` each ply's moves
     and their order, ``frame`` each ply's window, progress and bounds, ``keys`` each
     ply's table key and the cards that decided its value): Numba's cache
@@ -308,10 +308,10 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
                     now[d] = taken
                     alive = in_play_nb(hp, n)
                     fk[d] = frame_key_nb(hp, n, trick_no, f[F_LEADER], f[F_FRIEND_HAS_LED],
-                                         mighty, key_hunter, alive, salt)
+                                         mighty, key_hunter, alive)
                     slot[d] = 1
                     relative_nb(hp, n, alive, keys[5:, d])
-                    found, lo, hi, named = probe_nb(tt, bits, fk[d], keys[5:, d], n,
+                    found, lo, hi, named = probe_nb(tt, bits, tag, fk[d], keys[5:, d], n,
                                                     suit_counts_nb(alive), alive, not ranks)
                     if found:
                         marks[d] = named
@@ -405,7 +405,7 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
             alive = in_play_nb(hd[d], n)  # only a lower one
             counts = suit_counts_nb(alive)
             held = ranks_of_nb(marks[d], alive) if ranks else counts
-            store_nb(tt, bits, fk[d], held, pattern_nb(keys[5:, d], n, counts, held),
+            store_nb(tt, bits, tag, fk[d], held, pattern_nb(keys[5:, d], n, counts, held),
                      not ranks, value - now[d], value > w0[d], value < w1[d])
         d -= 1
         if d < 0:

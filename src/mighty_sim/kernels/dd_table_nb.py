@@ -27,10 +27,13 @@ entry then holds for the positions of the same cards in relative ranks only, and
 position's bucket is found from its pattern too.
 
 An entry is two words: the frame key, its low 16 bits the ranks (4 bits a suit); the
-pattern, its low 24 bits the bounds (12 bits each). A bucket is :data:`WAYS` entries
-(two cache lines): the positions of one frame share a bucket, however many patterns it
-holds (on 100 heuristic-played deals from trick 4, eight entries a bucket searched 4%
-fewer positions than four). Without ``USE_RANKS``, where a frame holds far more
+pattern, its low 24 bits the bounds (12 bits each). A bucket is :data:`WAYS` rows (two
+cache lines): a header, the tag of the search whose entries it holds (a bucket of
+another search is taken as empty, and emptied when the search first stores in it, so
+that a search visits the same positions whatever the table held before), then the
+entries. The positions of one frame share a bucket, however many patterns it holds (on
+100 heuristic-played deals from trick 4, eight entries a bucket searched 4% fewer
+positions than four). Without ``USE_RANKS``, where a frame holds far more
 patterns, a bucket found by the frame alone loses entries the search needs: on one
 such deal 35 times the positions of a table found by pattern with four entries a
 bucket, 3.5 times with eight.
@@ -91,9 +94,9 @@ def _below_nb(alive: np.uint64, card: int) -> int:
 
 @njit(cache=True, inline="always")
 def frame_key_nb(hp: np.ndarray, n: int, trick_no: int, leader: int, friend_has_led: int,
-                 mighty: int, hunter: int, alive: np.uint64, salt: np.uint64) -> np.uint64:
+                 mighty: int, hunter: int, alive: np.uint64) -> np.uint64:
     """The frame of a position at a trick's start (the module's doc), hashed, xor
-    ``salt``, its low 16 bits clear for the ranks and bit 16 set."""
+    its low 16 bits clear for the ranks and bit 16 set."""
     points = alive & POINT_MASK
     plain = alive & ~POINT_MASK
     where = 0  # the seats of Mighty, the hunter and the joker, 0 when gone
@@ -115,7 +118,6 @@ def frame_key_nb(hp: np.ndarray, n: int, trick_no: int, leader: int, friend_has_
     head = (trick_no * 16 + leader * 2 + friend_has_led) | where << 12 \
         | _below_nb(alive, mighty) << 24 | _below_nb(alive, hunter) << 28
     z += mix64_nb(np.uint64(head) ^ np.uint64(0x5bd1e995))
-    z ^= salt
     return (z & ~_RANKS_MASK) | _FRAME_BIT
 
 
@@ -210,13 +212,13 @@ def _bucket_nb(frame: np.uint64, pattern: np.uint64, every: bool, bits: int) -> 
 
 
 @njit(cache=True, inline="always")
-def probe_nb(tt: np.ndarray, bits: int, frame: np.uint64, rh: np.ndarray, n: int,
-             counts: int, alive: np.uint64, every: bool
+def probe_nb(tt: np.ndarray, bits: int, tag: np.uint64, frame: np.uint64, rh: np.ndarray,
+             n: int, counts: int, alive: np.uint64, every: bool
              ) -> tuple[bool, int, int, np.uint64]:
     """The entries of ``tt`` (``2**bits`` rows) that hold for a position (its hands in
     relative ranks ``rh``, its ``counts`` a suit, its cards ``alive``; ``every``: the
-    search without ``USE_RANKS``): (whether any does, the tightest bounds they give
-    together, the cards they name in it)."""
+    search without ``USE_RANKS``) in the search ``tag``: (whether any does, the tightest
+    bounds they give together, the cards they name in it)."""
     full = _NONE
     if every:
         full = pattern_nb(rh, n, counts, counts)
@@ -224,7 +226,9 @@ def probe_nb(tt: np.ndarray, bits: int, frame: np.uint64, rh: np.ndarray, n: int
     found = False
     lo, hi = -UNBOUNDED, UNBOUNDED
     named = _NONE
-    for j in range(b, b + WAYS):
+    if tt[b, 0] != tag:  # another search's bucket
+        return found, lo, hi, named
+    for j in range(b + 1, b + WAYS):
         w0 = tt[j, 0]
         if (w0 ^ frame) & ~_RANKS_MASK:
             continue
@@ -241,26 +245,31 @@ def probe_nb(tt: np.ndarray, bits: int, frame: np.uint64, rh: np.ndarray, n: int
 
 
 @njit(cache=True, inline="always")
-def store_nb(tt: np.ndarray, bits: int, frame: np.uint64, ranks: int, pattern: np.uint64,
-             every: bool, value: int, at_least: bool, at_most: bool) -> None:
+def store_nb(tt: np.ndarray, bits: int, tag: np.uint64, frame: np.uint64, ranks: int,
+             pattern: np.uint64, every: bool, value: int, at_least: bool, at_most: bool
+             ) -> None:
     """Keep in ``tt`` that the positions of ``frame``, ``ranks`` and ``pattern`` are worth
     at least ``value`` (``at_least``) and/or at most ``value`` (``at_most``), with what
     an entry of the same positions held; in an empty slot of the bucket, else in place
-    of one of its entries."""
+    of one of its entries. A bucket of another search than ``tag`` is emptied first."""
     b = _bucket_nb(frame, pattern, every, bits)
+    if tt[b, 0] != tag:
+        tt[b, 0] = tag
+        for j in range(b + 1, b + WAYS):
+            tt[j, 0] = _NONE
     w0 = frame | np.uint64(ranks)
     key1 = pattern & ~_BOUNDS_MASK
     lo, hi = -UNBOUNDED, UNBOUNDED
     at = -1
-    for j in range(b, b + WAYS):
+    for j in range(b + 1, b + WAYS):
         if tt[j, 0] == w0 and tt[j, 1] & ~_BOUNDS_MASK == key1:
             lo, hi = _decode_nb(tt[j, 1])
             at = j
             break
         if at < 0 and tt[j, 0] == _NONE:
             at = j
-    if at < 0:
-        at = b + int((pattern >> np.uint64(30)) & np.uint64(WAYS - 1))
+    if at < 0:  # a full bucket: an entry chosen by the new one's pattern
+        at = b + 1 + int((pattern >> np.uint64(30)) % np.uint64(WAYS - 1))
     if at_least:
         lo = max(lo, value)
     if at_most:
