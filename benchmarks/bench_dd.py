@@ -15,11 +15,12 @@ far as the bids' range (``par_nb.par_rows_nb``); with ``--max-positions N`` a pa
 left unanswered past N positions counts as slower than every answered one; with
 ``--question targets`` where the par's positions go among its null-window searches
 (the one that fails just above the par, the one that reaches it, those above), no
-times. With
+times. With ``--without PART`` the par again without a part of the search
+(``--without ranks``: the table's entries keyed on every hand in relative ranks). With
 ``--parts N``, what each part of the search buys: positions and time on the same
 endings of N tricks with the whole search, with each part left out, and with alpha-beta
-alone (up to 5 tricks). Before timing, it checks the
-search against the exhaustive one on 50 endings of 2 tricks.
+alone (up to 5 tricks). Before timing, it checks the search against the exhaustive one
+on 50 endings of 2 tricks.
 
     .venv/bin/python benchmarks/bench_dd.py [--tricks 3,4,5,6] [--positions 40]
     .venv/bin/python benchmarks/bench_dd.py --tricks "" --played 2000 --from 7,6,5
@@ -30,7 +31,13 @@ search against the exhaustive one on 50 endings of 2 tricks.
     .venv/bin/python benchmarks/bench_dd.py --tricks "" --played 1000 --from 1 \
         --question makes --log benchmarks/results/dd_makes.log
     .venv/bin/python benchmarks/bench_dd.py --tricks "" --played 10000 --from 1 \
-        --max-positions 1000000000 --log benchmarks/results/dd_whole.log
+        --max-positions 2000000000 --log benchmarks/logs/dd_whole_v4.log
+
+The last is the whole-deal timing, far longer than a sitting: its log is kept in the
+repository (``_v4``: :data:`mighty_sim.kernels.dd_nb.SEARCH_VERSION`; a search that
+visits other positions starts a new log), and each run takes the deals already there
+from it and adds more. A deal's positions do not depend on the run; its time moves with
+the machine's phase and whatever ran beside it.
 """
 
 from __future__ import annotations
@@ -58,9 +65,11 @@ from mighty_sim.kernels.dd_nb import (
     USE_LAST,
     USE_ORDER,
     USE_PRUNING,
+    USE_RANKS,
     USE_TABLE,
     Work,
     dd_search_nb,
+    dd_target_uses_nb,
     dd_target_work_nb,
     dd_value_nb,
     minimax_nb,
@@ -87,12 +96,14 @@ from mighty_sim.verify.positions import random_ending
 
 def _timed(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
            seconds: list[float], searched: list[int], target: int = -1,
-           par: tuple[int, Work, int, int, int] | None = None, limit: int = 0) -> None:
+           par: tuple[int, Work, int, int, int] | None = None, limit: int = 0,
+           uses: int = USE_ALL) -> None:
     """Solve once, adding the wall time and the positions searched to the lists: the
     par by one search from a cold table; with a ``target`` whether the side reaches it;
     with ``par`` (guess, work arrays, solve number, lo, hi) the par as ``par_nb`` finds
     it, only as far as [lo, hi] (``par_rows_nb``), left unanswered past ``limit``
-    positions (> 0; its positions then ``limit`` + 1)."""
+    positions (> 0; its positions then ``limit`` + 1), with the parts of the search
+    ``uses`` names."""
     nodes = np.zeros(1, np.int64)
     t = time.perf_counter()
     if target >= 0:  # as `par --hand` asks it: a fresh table, allocated by NumPy
@@ -100,7 +111,11 @@ def _timed(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
                           search_work(table_bits_nb(s, h)), 0, 0)
     elif par is not None:
         guess, work, solve, lo, hi = par
-        dd_target_work_nb(s, h, tr, params, nodes, guess, lo, hi, work, solve, limit)
+        if uses == USE_ALL:  # the search as par runs it
+            dd_target_work_nb(s, h, tr, params, nodes, guess, lo, hi, work, solve, limit)
+        else:
+            dd_target_uses_nb(s, h, tr, params, nodes, guess, lo, hi, work, solve, limit,
+                              uses)
     else:
         dd_value_nb(s, h, tr, params, nodes)
     seconds.append(time.perf_counter() - t)
@@ -194,7 +209,8 @@ def _targets(profile: RuleProfile, params: np.ndarray, deals: int, start: int
 
 
 def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[int],
-            what: str, log: Path | None = None, limit: int = 0) -> dict[str, float]:
+            what: str, log: Path | None = None, limit: int = 0, without: str = ""
+            ) -> dict[str, float]:
     """Solve times of heuristic-played deals from the start of each trick of ``starts``:
     the par, whether the contract makes, the par within the bids' range (``what``
     "par", "makes", "both" for the first two, or "odds"). With ``log``, each solve is
@@ -202,20 +218,26 @@ def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[i
     already there are taken from it rather than solved again: a long run stopped goes on
     where it stopped (a solve's positions do not depend on what the table held before;
     its time, a little). With ``limit`` > 0 the par (or the odds' par) is left
-    unanswered past that many positions."""
+    unanswered past that many positions. With ``without`` (a part of :data:`PARTS`),
+    each par again without that part, in the same arrays (``..._without_PART``)."""
     batch, rows, first = _played_deals(profile, deals)
     s, h, tr = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
     work = work_nb(TT_BITS)
     figures: dict[str, float] = {}
     done = _logged(log)
-    questions = [(start, q) for start in starts for q in ("par", "makes", "odds")
+    questions = [(start, q, USE_ALL) for start in starts for q in ("par", "makes", "odds")
                  if what == q or (what == "both" and q != "odds")]
+    if without:
+        questions += [(start, q, USE_ALL & ~PARTS[without])
+                      for start, q, _ in questions if q == "par"]
     with Progress(*Progress.get_default_columns(), MofNCompleteColumn(), transient=True,
                   console=Console(stderr=True)) as bar:
         task = bar.add_task("solving", total=len(questions) * len(rows))
-        for start, question in questions:
+        for start, question, uses in questions:
             lo, hi = (profile.min_bid - 1, profile.max_bid) if question == "odds" else (-1, 1 << 30)
             name = f"played_from_trick_{start}" + ("" if question == "par" else f"_{question}")
+            if uses != USE_ALL:
+                name += f"_without_{without}"
             seconds: list[float] = []
             searched: list[int] = []
             # compiled before the clock runs: the first deal's last trick, solved untimed
@@ -224,7 +246,7 @@ def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[i
             if question == "makes":
                 _timed(s, h, tr, params, [], [], int(batch.ri[rows[0], R_BID]))
             else:
-                _timed(s, h, tr, params, [], [], par=(0, work, 0, lo, hi))
+                _timed(s, h, tr, params, [], [], par=(0, work, 0, lo, hi), uses=uses)
             for solve, r in enumerate(rows, 1):
                 bar.advance(task)
                 if (name, solve) in done:
@@ -237,7 +259,7 @@ def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[i
                     _timed(s, h, tr, params, seconds, searched, int(batch.ri[r, R_BID]))
                 else:  # from the top, one table for all (par_nb)
                     _timed(s, h, tr, params, seconds, searched,
-                           par=(TOP, work, solve, lo, hi), limit=limit)
+                           par=(TOP, work, solve, lo, hi), limit=limit, uses=uses)
                 if log is not None:
                     with log.open("a") as f:
                         f.write(f"{name} {solve} {seconds[-1]!r} {searched[-1]}\n")
@@ -247,7 +269,7 @@ def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[i
 
 
 PARTS = {"table": USE_TABLE, "bounds": USE_BOUNDS, "equals": USE_EQUALS, "order": USE_ORDER,
-         "last_trick": USE_LAST, "decided_tricks": USE_DECIDED}
+         "last_trick": USE_LAST, "decided_tricks": USE_DECIDED, "ranks": USE_RANKS}
 
 
 def _parts(profile: RuleProfile, params: np.ndarray, left: int, count: int
@@ -296,6 +318,9 @@ def main() -> None:
     ap.add_argument("--max-positions", type=int, default=0,
                     help="with --played: leave a par unanswered past this many positions "
                          "(counted as slower than every answered one)")
+    ap.add_argument("--without", choices=sorted(PARTS), default="",
+                    help="with --played and the par: solve each deal again without this "
+                         "part of the search (in the same process, after the whole search)")
     ap.add_argument("--parts", type=int, default=0,
                     help="tricks left of the endings that weigh the search's parts")
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results/dd.json"))
@@ -329,7 +354,7 @@ def main() -> None:
     elif args.played:
         figures.update(_played(profile, params, args.played,
                                [int(t) for t in args.starts.split(",")], args.question,
-                               args.log, args.max_positions))
+                               args.log, args.max_positions, args.without))
     print(f"double-dummy search, {args.profile}, {args.positions} endings a number of "
           f"tricks left; {args.played} played deals a starting trick")
     print_figures(figures)

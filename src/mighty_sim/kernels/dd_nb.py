@@ -197,6 +197,16 @@ def dd_target_work_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.n
     it unanswered: the positions a search visits do not depend on what the table held
     before (another search's buckets are taken as empty, :mod:`.dd_table_nb`), so
     whether a position is answered within a limit is the same on every run."""
+    return dd_target_uses_nb(s, h, tr, params, nodes, guess, lo, hi, work, solve, limit,
+                             USE_ALL)
+
+
+@njit(cache=True)
+def dd_target_uses_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
+                      nodes: np.ndarray, guess: int, lo: int, hi: int, work: Work,
+                      solve: int, limit: int, uses: int) -> int:
+    """:func:`dd_target_work_nb` with only the parts of the search that ``uses`` names
+    (``USE_*`` bits): what the benchmark weighs on played deals."""
     side = side_of_nb(s)
     if side < 0:
         return -1
@@ -211,7 +221,7 @@ def dd_target_work_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.n
     g = guess
     while lower < upper:
         target = min(max(g, lower + 1), upper)
-        g = solve_nb(s, h, tr, params, side, USE_ALL, nodes, tt, bits, fs, hd, tc, moves,
+        g = solve_nb(s, h, tr, params, side, uses, nodes, tt, bits, fs, hd, tc, moves,
                      frame, keys, target - 1, target, tag, limit)
         if g == GAVE_UP:
             return GAVE_UP
