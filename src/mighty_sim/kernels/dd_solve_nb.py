@@ -247,7 +247,7 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
     mc, ms, md, mo = moves[0], moves[1], moves[2], moves[3]
     sc = moves[4, 0]  # the move order's work space
     # each ply's window, the window searched (what its result bounds), best so far,
-    # moves, next move, table slot, taken so far, whether the side is to play
+    # moves, next move, whether it asked the table, taken so far, whether the side is to play
     alpha, beta, w0, w1, best = frame[0], frame[1], frame[2], frame[3], frame[4]
     nm, nxt, slot, now, ours = frame[5], frame[6], frame[7], frame[8], frame[9]
     rlo, rhi = frame[10], frame[11]  # the least and most the side can end with
@@ -309,7 +309,7 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
                     alive = in_play_nb(hp, n)
                     fk[d] = frame_key_nb(hp, n, trick_no, f[F_LEADER], f[F_FRIEND_HAS_LED],
                                          mighty, key_hunter, alive)
-                    slot[d] = 1
+                    slot[d] = 1  # stored to at the end
                     relative_nb(hp, n, alive, keys[5:, d])
                     found, lo, hi, named = probe_nb(tt, bits, tag, fk[d], keys[5:, d], n,
                                                     suit_counts_nb(alive), alive, not ranks)

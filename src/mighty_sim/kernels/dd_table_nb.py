@@ -32,11 +32,12 @@ cache lines): a header, the tag of the search whose entries it holds (a bucket o
 another search is taken as empty, and emptied when the search first stores in it, so
 that a search visits the same positions whatever the table held before), then the
 entries. The positions of one frame share a bucket, however many patterns it holds (on
-100 heuristic-played deals from trick 4, eight entries a bucket searched 4% fewer
-positions than four). Without ``USE_RANKS``, where a frame holds far more
-patterns, a bucket found by the frame alone loses entries the search needs: on one
-such deal 35 times the positions of a table found by pattern with four entries a
-bucket, 3.5 times with eight.
+100 heuristic-played deals from trick 4, buckets of eight entries, before the header
+took a row, searched 4% fewer positions than buckets of four; from trick 2, sixteen
+searched 3% fewer than eight, in no less time). Without ``USE_RANKS``, where a frame
+holds far more patterns, a bucket found by the frame alone loses entries the search
+needs (on one deal from trick 4, 35 times the positions with four entries a bucket,
+3.5 times with eight), so that search finds its bucket by the pattern too.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ from .rules_nb import (
 )
 
 WAYS = 8
-"""Entries a bucket."""
+"""Rows a bucket: the header, then ``WAYS - 1`` entries."""
 UNBOUNDED = 1 << 20
 """A bound not known."""
 _JOKER = np.uint64(1) << np.uint64(JOKER_BIT)
@@ -95,8 +96,8 @@ def _below_nb(alive: np.uint64, card: int) -> int:
 @njit(cache=True, inline="always")
 def frame_key_nb(hp: np.ndarray, n: int, trick_no: int, leader: int, friend_has_led: int,
                  mighty: int, hunter: int, alive: np.uint64) -> np.uint64:
-    """The frame of a position at a trick's start (the module's doc), hashed, xor
-    its low 16 bits clear for the ranks and bit 16 set."""
+    """The frame of a position at a trick's start (the module's doc), hashed, its low
+    16 bits clear for the ranks and bit 16 set."""
     points = alive & POINT_MASK
     plain = alive & ~POINT_MASK
     where = 0  # the seats of Mighty, the hunter and the joker, 0 when gone
