@@ -55,6 +55,14 @@ def below_nb(st: np.ndarray, n: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def below_at_nb(state: np.uint64, n: int) -> tuple[np.uint64, int]:
+    """``below_nb`` on a stream's state held in a register: (the state after the draw,
+    the draw). A loop that draws often keeps the state so and stores it back once."""
+    state += GOLDEN
+    return state, np.int64(((mix64_nb(state) >> _S32) * np.uint64(n)) >> _S32)
+
+
+@njit(cache=True, inline="always")
 def shuffle_nb(st: np.ndarray, a: np.ndarray, m: int) -> None:
     """Shuffle ``a[:m]`` in place (Fisher-Yates from the top, as ``DealStream.shuffled``):
     the draws of ``below_nb``, with the stream's state held in a register for the loop."""

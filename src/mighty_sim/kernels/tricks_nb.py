@@ -73,17 +73,20 @@ from .play_nb import (
     record_trick_nb,
     take_copy_nb,
 )
-from .policy_nb import follow_nb, lead_nb, play_decide_nb, random_play_nb, winners_nb
-from .rng_nb import chance_nb
+from .policy_nb import follow_nb, lead_nb, play_decide_nb, winners_nb
+from .rng_nb import below_at_nb
 from .rules_nb import (
     JOKER_BIT,
     NO_TRUMP,
+    POINT_MASK,
     bit_nb,
     copy_of_nb,
     fold_nb,
     in_tricks_nb,
     is_point_nb,
+    kth_card_nb,
     mighty_of_nb,
+    popcount_nb,
     suit_mask_nb,
     suit_to_follow_nb,
     trick_winner_nb,
@@ -245,7 +248,13 @@ def play_tricks_nb(
     leader = s[S_LEADER]
     trick_no = s[S_TRICK_NO]
     k0 = s[S_K]  # cards already in the first trick
+    noisy = noise > 0.0
     noise_in_1000 = int(noise * 1000.0)
+    random_seats = 0  # bit s: seat s plays at random
+    for p in range(n):
+        if policies[p] == POLICY_RANDOM:
+            random_seats |= 1 << p
+    state = st[0]  # the stream's state in a register, stored back where others draw
     while trick_no <= hand_size:
         powered_lead = not in_tricks_nb(r.joker_powerless, trick_no)
         hunt_now = r.lead_demand and in_tricks_nb(r.hunter_tricks, trick_no)
@@ -282,12 +291,19 @@ def play_tricks_nb(
             demand_card = var(-1)
             if k == 0 and hunt_now and not hand & _JOKER:
                 demand_card = hunter
-            policy = policies[seat]
-            if noise > 0.0 and chance_nb(st, noise_in_1000, 1000):
-                policy = POLICY_RANDOM
-            if policy == POLICY_RANDOM:
-                card, named, demand = random_play_nb(st, legal, k == 0 and powered_lead,
-                                                     demand_card)
+            at_random = (random_seats >> seat) & 1 == 1
+            if noisy:
+                state, draw = below_at_nb(state, 1000)
+                at_random = at_random or draw < noise_in_1000
+            if at_random:  # policy_nb.random_play_nb's draws
+                state, draw = below_at_nb(state, popcount_nb(legal))
+                card = kth_card_nb(legal, draw)
+                named, demand = -1, False
+                if card == JOKER_BIT and k == 0 and powered_lead:
+                    state, named = below_at_nb(state, 4)
+                if card == demand_card:
+                    state, draw = below_at_nb(state, 2)
+                    demand = draw < 1
             elif k == 0:  # the heuristic leader (policy_nb.play_decide_nb's lead)
                 card, named, demand = lead_nb(hand, legal, trump, trick_no, demand_card,
                                               seat == declarer or seat == friend, seen,
@@ -304,9 +320,9 @@ def play_tricks_nb(
                 card = follow_nb(legal, tr[win], partner_wins, True, _NONE, suit, power,
                                  trick_points, k == n - 1, trick_no, trump, r.mighty)
                 named, demand = -1, False
-            else:
+            else:  # the heuristic, which draws nothing
                 card, named, demand = play_decide_nb(
-                    policy, st, seat, hand, legal, tr, k, leader, trump, trick_no,
+                    policies[seat], st, seat, hand, legal, tr, k, leader, trump, trick_no,
                     joker_suit, demanded, demand_card, (partners >> (8 * seat)) & 0xFF,
                     seat == declarer or seat == friend, seen, n, params, win)
             # -- the card into the trick (play_nb.place_card_nb) -----------------------------
@@ -324,7 +340,7 @@ def play_tricks_nb(
                     revealed = True
                     partners = _partners_nb(n, declarer, friend, revealed, kind)
             in_trick |= bit_nb(card)
-            if is_point_nb(card):
+            if bit_nb(card) & POINT_MASK:
                 trick_points += 1
             if k == 0:
                 joker_suit = named
@@ -370,4 +386,5 @@ def play_tricks_nb(
     s[S_JOKER_SUIT] = -1
     s[S_DEMANDED] = 0
     h[H_SEEN] = seen
+    st[0] = state
     return t_used
