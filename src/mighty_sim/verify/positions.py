@@ -95,6 +95,36 @@ def random_small_deal(profile: RuleProfile, params: np.ndarray, seed: int, trick
     return (*_contract(profile, small, rng, deck, tricks), small)
 
 
+def random_plain_deal(profile: RuleProfile, params: np.ndarray, seed: int, tricks: int
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A whole deal of a reduced deck as :func:`random_small_deal`, three fifths of it
+    the low cards (2 to 9) of two suits: cards that are equal in one line and not in
+    another (a card between them played or still held), and positions that differ only
+    in which of them each hand holds.
+
+    >>> from mighty_sim.rules.profile import load_profile
+    >>> from mighty_sim.kernels.params import compile_profile
+    >>> p = load_profile("standard")
+    >>> s, h, tr, small = random_plain_deal(p, compile_profile(p), seed=1, tricks=4)
+    >>> [bin(int(h[seat])).count("1") for seat in range(5)]
+    [4, 4, 4, 4, 4]
+    """
+    rng = np.random.default_rng(seed)
+    suits = rng.choice(4, size=2, replace=False)
+    cards = cards_of(profile.deck_mask)
+    plain = [c for c in cards if c < 52 and c // 13 in suits and c % 13 < 8]
+    other = [c for c in cards if c not in plain]
+    rng.shuffle(plain)
+    rng.shuffle(other)
+    size = profile.players * tricks
+    low = min(len(plain), int(size * 0.6))
+    deck = np.array(plain[:low] + other[:size - low])
+    rng.shuffle(deck)
+    small = params.copy()
+    small[P_HAND_SIZE] = tricks
+    return (*_contract(profile, small, rng, deck, tricks), small)
+
+
 def random_ending(profile: RuleProfile, params: np.ndarray, seed: int, tricks_left: int
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`random_contract` played by random players until ``tricks_left`` tricks are
