@@ -33,7 +33,8 @@ on 50 endings of 2 tricks.
     .venv/bin/python benchmarks/bench_dd.py --tricks "" --played 10000 --from 1 \
         --max-positions 2000000000 --log benchmarks/logs/dd_whole_v4.log
 
-The last is the whole-deal timing, far longer than a sitting: its log is kept in the
+The last is the whole-deal timing, far longer than a sitting (``--part 0/2`` and
+``--part 1/2`` run it on two cores, each solving every other deal): its log is kept in the
 repository (``_v4``: :data:`mighty_sim.kernels.dd_nb.SEARCH_VERSION`; a search that
 visits other positions starts a new log), and each run takes the deals already there
 from it and adds more. A deal's positions do not depend on the run; its time moves with
@@ -209,8 +210,8 @@ def _targets(profile: RuleProfile, params: np.ndarray, deals: int, start: int
 
 
 def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[int],
-            what: str, log: Path | None = None, limit: int = 0, without: str = ""
-            ) -> dict[str, float]:
+            what: str, log: Path | None = None, limit: int = 0, without: str = "",
+            part: tuple[int, int] = (0, 1)) -> dict[str, float]:
     """Solve times of heuristic-played deals from the start of each trick of ``starts``:
     the par, whether the contract makes, the par within the bids' range (``what``
     "par", "makes", "both" for the first two, or "odds"). With ``log``, each solve is
@@ -219,7 +220,10 @@ def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[i
     where it stopped (a solve's positions do not depend on what the table held before;
     its time, a little). With ``limit`` > 0 the par (or the odds' par) is left
     unanswered past that many positions. With ``without`` (a part of :data:`PARTS`),
-    each par again without that part, in the same arrays (``..._without_PART``)."""
+    each par again without that part, in the same arrays (``..._without_PART``). With
+    ``part`` (i, k), only the solves i, i + k, i + 2k... (counted from 0) not in the log:
+    k runs on one log, one a core, share its deals (the figures of each are of the
+    solves it has; a last run, when all are in the log, gives them all)."""
     batch, rows, first = _played_deals(profile, deals)
     s, h, tr = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
     work = work_nb(TT_BITS)
@@ -252,6 +256,8 @@ def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[i
                 if (name, solve) in done:
                     seconds.append(done[(name, solve)][0])
                     searched.append(done[(name, solve)][1])
+                    continue
+                if (solve - 1) % part[1] != part[0]:  # another run's
                     continue
                 recorded_position_nb(batch.ri, batch.ru, batch.ti, r, first[r], params,
                                      start, s, h, tr)
@@ -318,6 +324,9 @@ def main() -> None:
     ap.add_argument("--max-positions", type=int, default=0,
                     help="with --played: leave a par unanswered past this many positions "
                          "(counted as slower than every answered one)")
+    ap.add_argument("--part", default="0/1", metavar="I/K",
+                    help="with --log: solve only the deals I, I+K, I+2K... (from 0), so "
+                         "that K runs, one a core, share one log")
     ap.add_argument("--without", choices=sorted(PARTS), default="",
                     help="with --played and the par: solve each deal again without this "
                          "part of the search (in the same process, after the whole search)")
@@ -325,6 +334,14 @@ def main() -> None:
                     help="tricks left of the endings that weigh the search's parts")
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results/dd.json"))
     args = ap.parse_args()
+    try:
+        part = tuple(int(x) for x in args.part.split("/"))
+        if len(part) != 2 or not 0 <= part[0] < part[1]:
+            raise ValueError
+    except ValueError:
+        ap.error(f"--part {args.part}: expected I/K with 0 <= I < K")
+    if part[1] > 1 and args.log is None:
+        ap.error("--part needs --log (the runs share their solves through it)")
     if numba_config.DISABLE_JIT:
         ap.error("NUMBA_DISABLE_JIT is set; this times the compiled search")
     profile = load_profile(args.profile)
@@ -354,7 +371,8 @@ def main() -> None:
     elif args.played:
         figures.update(_played(profile, params, args.played,
                                [int(t) for t in args.starts.split(",")], args.question,
-                               args.log, args.max_positions, args.without))
+                               args.log, args.max_positions, args.without,
+                               (part[0], part[1])))
     print(f"double-dummy search, {args.profile}, {args.positions} endings a number of "
           f"tricks left; {args.played} played deals a starting trick")
     print_figures(figures)
