@@ -13,6 +13,8 @@ import numpy as np
 import pytest
 
 from mighty_sim.kernels.dd_nb import (
+    SEARCH_VERSION,
+    TOP,
     TT_BITS,
     USE_ALL,
     USE_BOUNDS,
@@ -341,6 +343,35 @@ def test_deals_rich_in_equal_low_cards_keep_the_value(name: str) -> None:
             assert found == [exact] * 4, seed
             searched += 1
     assert searched >= 100
+
+
+SEARCH_POSITIONS = {
+    4: [885, 710, 443, 4532, 1479, 997787, 98, 7605, 1322, 1601, 5578, 2745, 506, 6291, 695,
+        705, 1034, 641659, 88, 5023, 825, 2272, 5224, 1533, 3526, 688, 245, 5272, 1305,
+        1298824, 100, 8881, 149, 1762, 5677, 2318],
+}
+"""The positions the par's search visits on the endings of
+:func:`test_the_search_version_names_the_positions_it_visits`, by ``SEARCH_VERSION``."""
+
+
+def test_the_search_version_names_the_positions_it_visits() -> None:
+    """A par chunk a stopped ``par`` run kept, and the whole-deal timing log kept in
+    ``benchmarks/logs``, hold the positions of the search that solved them, named by
+    ``dd_nb.SEARCH_VERSION``. A change to the search that visits other positions fails
+    here until the version is raised and its positions written above."""
+    found = []
+    for name in ("standard", "ucla-5p", "russian-5p"):
+        profile = load_profile(name)
+        params = compile_profile(profile)
+        for seed in range(12):
+            s, h, tr = random_ending(profile, params, 4100 + seed, 5 + seed % 3)
+            if side_of_nb(s) < 0:
+                continue
+            nodes = np.zeros(1, np.int64)
+            dd_target_nb(s, h, tr, params, nodes, TOP, -1, 1 << 30)  # as par solves
+            found.append(int(nodes[0]))
+    assert SEARCH_VERSION in SEARCH_POSITIONS, "a new search version: write its positions"
+    assert found == SEARCH_POSITIONS[SEARCH_VERSION]
 
 
 def _scripted(profile: RuleProfile, hands_text: list[str], trick_no: int

@@ -62,7 +62,9 @@ of `standard`) up, 2**22 from 40, 2**20 below, and fewer still for short endings
 SEARCH_VERSION = 4
 """Changes with every change to the search that changes the positions it visits: a par
 chunk kept by a stopped run is taken again only when solved by the same search (its
-positions, and the deals a position limit left unanswered, are the search's)."""
+positions, and the deals a position limit left unanswered, are the search's), and the
+whole-deal timing log in ``benchmarks/logs`` is named by it. A test holds the positions
+of a few endings by version: a search that visits others fails it until this is raised."""
 TOP = 1 << 30
 """The first target of :func:`dd_target_nb` that starts at the most the side can still
 end with: its searches then fail down to the value (at the side's plies every move must
