@@ -22,6 +22,7 @@ from .borrow_nb import copy_nb
 from .layout import (
     F_STRENGTH,
     HISTORY,
+    MAX_PLAYERS,
     N_U,
     OUTCOME_ALL_PASS,
     OUTCOME_PLAYED,
@@ -96,7 +97,7 @@ from .policy_nb import (
     friend_decide_nb,
     strength_nb,
 )
-from .rng_nb import shuffle_nb
+from .rng_nb import below_at_nb
 from .rules_nb import (
     JOKER_BIT,
     NO_TRUMP,
@@ -236,6 +237,57 @@ def packet_nb(deck: np.ndarray, start: int, size: int) -> tuple[np.uint64, np.ui
     return m0, m1
 
 
+_ONE = np.uint64(1)
+SEATS_STRIDE = MAX_PLAYERS + 1
+"""The second deck's cards in :func:`shuffle_deal_nb`'s ``dealt``: that far after the
+first's (a seat's relative to the dealer, then the blind)."""
+
+
+@njit(cache=True)
+def owners_nb(params: np.ndarray, owner: np.ndarray) -> None:
+    """Who gets each position of the shuffled deck (``owner[pos]``): the seat ``r``
+    places after the dealer's left, dealt in packets (s.2.1), or ``players`` for the
+    blind (the positions after the last packet). A profile's: worked out once a batch."""
+    n = params[P_PLAYERS]
+    pos = 0
+    for p in range(params[P_PACKET_COUNT]):
+        size = params[P_PACKET_0 + p]
+        for r in range(n):
+            for _ in range(size):
+                owner[pos] = r
+                pos += 1
+    for q in range(pos, params[P_DECK_SIZE]):
+        owner[q] = n
+
+
+@njit(cache=True, inline="always")
+def shuffle_deal_nb(st: np.ndarray, deck: np.ndarray, m: int, owner: np.ndarray,
+                    draws: np.ndarray, dealt: np.ndarray, n: int) -> None:
+    """Shuffle ``deck[:m]`` (the draws and the order of ``rng_nb.shuffle_nb``, Fisher-Yates
+    from the top) and deal it by ``owner`` (:func:`owners_nb`) into ``dealt``: the cards of
+    the seat ``r`` places after the dealer's left at ``r``, the blind's at ``n``, a second
+    deck's :data:`SEATS_STRIDE` further on. The draws are made first, all of them (each
+    depends on the stream alone), then the swaps: a position is final once swapped, so
+    its card goes to its owner there, and ``deck`` is left with positions not written.
+    Measured alone: 135-140 ns a `standard` deal against 210-270 for the shuffle and the
+    packets apart."""
+    state = st[0]
+    for i in range(m - 1, 0, -1):
+        state, j = below_at_nb(state, i + 1)
+        draws[i] = j
+    st[0] = state
+    for r in range(n + 1):
+        dealt[r] = 0
+        dealt[SEATS_STRIDE + r] = 0
+    for i in range(m - 1, 0, -1):
+        j = draws[i]
+        c = deck[j]
+        deck[j] = deck[i]
+        dealt[owner[i] + SEATS_STRIDE * (c >> 6)] |= _ONE << np.uint64(c & 63)
+    c = deck[0]
+    dealt[owner[0] + SEATS_STRIDE * (c >> 6)] |= _ONE << np.uint64(c & 63)
+
+
 @njit(cache=True)
 def play_attempt_nb(
     st: np.ndarray, params: np.ndarray, deck_cards: np.ndarray, dealer: int,
@@ -247,28 +299,24 @@ def play_attempt_nb(
     """Play one dealt attempt from stream ``st`` into row ``row``; returns the number of
     trick rows used after it. ``deck_cards``: the deck's cards, low to high (with two
     decks, its physical cards, then the kinds that may be called). ``scratch_*`` are work
-    arrays reused across attempts: int64 (4, >= max(deck size, N_S)), uint64 (3, N_H),
-    float64 (2, MAX_PLAYERS)."""
+    arrays reused across attempts: int64 (5, >= max(deck size, N_S)), its row 3 the
+    deck's owners (:func:`owners_nb`), uint64 (4, N_H), float64 (2, MAX_PLAYERS)."""
     n = params[P_PLAYERS]
     deck_size = params[P_DECK_SIZE]
     two = params[P_DECK_COPIES] == 2
     # -- shuffle (Fisher-Yates, as DealStream.shuffled) and deal in packets (s.2.1) --------
     deck = scratch_i[0]
     copy_nb(deck, deck_cards, deck_size)
-    shuffle_nb(st, deck, deck_size)
+    dealt = scratch_u[3]  # by seat from the dealer's left
+    shuffle_deal_nb(st, deck, deck_size, scratch_i[3], scratch_i[4], dealt, n)
     hands = scratch_u[0]  # the first deck's cards at seat, the second's at H_PLANE1 + seat
     hands[:] = 0
-    pos = 0
-    for p in range(params[P_PACKET_COUNT]):  # clockwise from the dealer's left
-        size = params[P_PACKET_0 + p]
-        seat = dealer
-        for _ in range(n):
-            seat = seat + 1 if seat + 1 < n else 0
-            m0, m1 = packet_nb(deck, pos, size)
-            hands[seat] |= m0
-            hands[H_PLANE1 + seat] |= m1
-            pos += size
-    b0, b1 = packet_nb(deck, pos, deck_size - pos)
+    seat = dealer
+    for r in range(n):  # clockwise from the dealer's left
+        seat = seat + 1 if seat + 1 < n else 0
+        hands[seat] = dealt[r]
+        hands[H_PLANE1 + seat] = dealt[SEATS_STRIDE + r]
+    b0, b1 = dealt[n], dealt[SEATS_STRIDE + n]
     kinds = scratch_u[2]  # what the policies see
     for s in range(n):
         ru[row, s] = hands[s]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import njit, var
-from .deal_nb import play_attempt_nb
+from .deal_nb import owners_nb, play_attempt_nb
 from .layout import (
     G_ATTEMPT,
     G_DEAL_IN_GAME,
@@ -59,8 +59,9 @@ def play_games_nb(
     the kinds that may be called. ``ru`` has ``2 * N_U`` columns with two decks.
     """
     st = np.zeros(1, np.uint64)
-    scratch_i = np.zeros((4, max(params[P_DECK_SIZE], N_S)), np.int64)
-    scratch_u = np.zeros((3, N_H), np.uint64)
+    scratch_i = np.zeros((5, max(params[P_DECK_SIZE], N_S)), np.int64)
+    owners_nb(params, scratch_i[3])
+    scratch_u = np.zeros((4, N_H), np.uint64)
     scratch_f = np.zeros((3, MAX_PLAYERS), np.float64)
     # the arrays stay alive in this frame while the callee, without Numba's runtime, uses them
     return _play_games_nb(seed, game_start, n_games, ledger, target, policies, pp, params,
