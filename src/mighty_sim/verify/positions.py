@@ -89,9 +89,17 @@ def random_small_deal(profile: RuleProfile, params: np.ndarray, seed: int, trick
     special = [c for c in cards_of(profile.deck_mask)
                if points_in(1 << c) or c == 52 or c % 13 < 2]
     rng.shuffle(special)
+    s, h, tr, small = _reduced(profile, params, rng,
+                               np.array(special[:profile.players * tricks]), tricks)
+    return s, h, tr, small
+
+
+def _reduced(profile: RuleProfile, params: np.ndarray, rng: np.random.Generator,
+             deck: np.ndarray, tricks: int) -> tuple[np.ndarray, ...]:
+    """The play state of a random contract on ``deck`` dealt ``tricks`` cards a player,
+    and the profile's parameters with that hand size."""
     small = params.copy()
     small[P_HAND_SIZE] = tricks
-    deck = np.array(special[:profile.players * tricks])
     return (*_contract(profile, small, rng, deck, tricks), small)
 
 
@@ -104,10 +112,10 @@ def random_plain_deal(profile: RuleProfile, params: np.ndarray, seed: int, trick
 
     >>> from mighty_sim.rules.profile import load_profile
     >>> from mighty_sim.kernels.params import compile_profile
-    >>> p = load_profile("standard")
-    >>> s, h, tr, small = random_plain_deal(p, compile_profile(p), seed=1, tricks=4)
-    >>> [bin(int(h[seat])).count("1") for seat in range(5)]
-    [4, 4, 4, 4, 4]
+    >>> from mighty_sim.rules.cards import format_cards
+    >>> p = load_profile("ucla-5p")
+    >>> format_cards(int(random_plain_deal(p, compile_profile(p), seed=2, tricks=4)[1][0]))
+    'AH 9H 10D AC'
     """
     rng = np.random.default_rng(seed)
     suits = rng.choice(4, size=2, replace=False)
@@ -120,9 +128,8 @@ def random_plain_deal(profile: RuleProfile, params: np.ndarray, seed: int, trick
     low = min(len(plain), int(size * 0.6))
     deck = np.array(plain[:low] + other[:size - low])
     rng.shuffle(deck)
-    small = params.copy()
-    small[P_HAND_SIZE] = tricks
-    return (*_contract(profile, small, rng, deck, tricks), small)
+    s, h, tr, small = _reduced(profile, params, rng, deck, tricks)
+    return s, h, tr, small
 
 
 def random_ending(profile: RuleProfile, params: np.ndarray, seed: int, tricks_left: int
