@@ -570,7 +570,7 @@ print(freed, before - rss())
 def test_freed_blocks_go_back_to_the_system() -> None:
     """A worker's heap, in miniature: 1 MiB blocks freed below a live block stay in the
     process once glibc has moved its mmap threshold past them, until
-    ``release_free_memory`` (called after every row group) hands them back; with the
+    ``release_free_memory`` (called after every shard) hands them back; with the
     threshold fixed (as workers and the command have it) they are their own mappings and
     go back as soon as they are freed."""
     # glibc's own behaviour: no MALLOC_* settings (Dask's nanny puts

@@ -49,7 +49,10 @@ def has_glibc() -> bool:
 
 def release_free_memory() -> None:
     """Hand the heap's free pages back to the system (``malloc_trim(0)``), as a worker
-    does after every row group it writes; a few milliseconds."""
+    does after every shard it writes; a few milliseconds. Not after every row group:
+    the next batches take the same pages again, each one faulted in anew (measured on
+    `simulate` of 1,000,000 deals with one worker: 124,000-132,000 page faults against
+    175,000, for the same peak, 114 MB)."""
     libc = _libc()
     if libc is not None:
         libc.malloc_trim(0)

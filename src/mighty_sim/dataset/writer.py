@@ -134,13 +134,13 @@ def write_shard(config_dict: dict[str, Any], out: str, shard: int, queue: Any = 
                     writers[name].write_table(group)
                     pending[name] = []
                     del group
-                    release_free_memory()
             stats.add(batch_stats(batch))
             if queue is not None:
                 queue.put(n * config.units_per_game)
         for name in tables:
             writers.pop(name).close()
             os.replace(temps.pop(name), shard_path(root, name, shard))
+        release_free_memory()  # the shard's pages, reused batch after batch until now
     except OSError as e:
         where = e.filename or shard_path(root, tables[0], shard)
         reason = e.strerror or str(e).strip().splitlines()[0]
