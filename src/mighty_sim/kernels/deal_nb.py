@@ -268,7 +268,8 @@ def shuffle_deal_nb(st: np.ndarray, deck: np.ndarray, m: int, owner: np.ndarray,
     the seat ``r`` places after the dealer's left at ``r``, the blind's at ``n``, a second
     deck's :data:`SEATS_STRIDE` further on. The draws are made first, all of them (each
     depends on the stream alone), then the swaps: a position is final once swapped, so
-    its card goes to its owner there, and ``deck`` is left with positions not written.
+    its card goes to its owner there (``deck`` itself is left part shuffled: read the
+    hands from ``dealt``).
     Measured alone: 135-140 ns a `standard` deal against 210-270 for the shuffle and the
     packets apart."""
     state = st[0]
@@ -300,7 +301,8 @@ def play_attempt_nb(
     trick rows used after it. ``deck_cards``: the deck's cards, low to high (with two
     decks, its physical cards, then the kinds that may be called). ``scratch_*`` are work
     arrays reused across attempts: int64 (5, >= max(deck size, N_S)), its row 3 the
-    deck's owners (:func:`owners_nb`), uint64 (4, N_H), float64 (2, MAX_PLAYERS)."""
+    deck's owners (:func:`owners_nb`) and row 4 the shuffle's draws, uint64 (4, N_H),
+    float64 (2, MAX_PLAYERS)."""
     n = params[P_PLAYERS]
     deck_size = params[P_DECK_SIZE]
     two = params[P_DECK_COPIES] == 2

@@ -72,7 +72,7 @@ from .params import (
     P_MIGHTY,
     P_TOTAL_POINTS,
 )
-from .rng_nb import below_nb, chance_nb
+from .rng_nb import below_at_nb, below_nb, chance_nb
 from .rules_nb import (
     JOKER_BIT,
     NO_TRUMP,
@@ -488,15 +488,28 @@ def dump_value_nb(card: int, trump: int, mighty: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def random_play_nb(st: np.ndarray, legal: np.uint64, powered_lead: bool,
-                   demand_card: int) -> tuple[int, int, bool]:
+def random_play_at_nb(state: np.uint64, legal: np.uint64, powered_lead: bool,
+                      demand_card: int) -> tuple[np.uint64, int, int, bool]:
     """The random player's card: a legal card, a suit for a joker led with power, a
-    demand (one time in two) with the card that may demand the joker."""
-    card = kth_card_nb(legal, below_nb(st, popcount_nb(legal)))
+    demand (one time in two) with the card that may demand the joker; drawn from a
+    stream's state held in a register (``rng_nb.below_at_nb``), returned first."""
+    state, k = below_at_nb(state, popcount_nb(legal))
+    card = kth_card_nb(legal, k)
     suit = -1
     if card == JOKER_BIT and powered_lead:
-        suit = below_nb(st, 4)
-    demand = card == demand_card and chance_nb(st, 1, 2)
+        state, suit = below_at_nb(state, 4)
+    demand = False
+    if card == demand_card:
+        state, half = below_at_nb(state, 2)
+        demand = half < 1
+    return state, card, suit, demand
+
+
+@njit(cache=True, inline="always")
+def random_play_nb(st: np.ndarray, legal: np.uint64, powered_lead: bool,
+                   demand_card: int) -> tuple[int, int, bool]:
+    """:func:`random_play_at_nb` drawing from stream ``st``."""
+    st[0], card, suit, demand = random_play_at_nb(st[0], legal, powered_lead, demand_card)
     return card, suit, demand
 
 

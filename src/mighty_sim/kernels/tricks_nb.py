@@ -73,7 +73,7 @@ from .play_nb import (
     record_trick_nb,
     take_copy_nb,
 )
-from .policy_nb import follow_nb, lead_nb, play_decide_nb, winners_nb
+from .policy_nb import follow_nb, lead_nb, play_decide_nb, random_play_at_nb, winners_nb
 from .rng_nb import below_at_nb
 from .rules_nb import (
     JOKER_BIT,
@@ -84,9 +84,7 @@ from .rules_nb import (
     fold_nb,
     in_tricks_nb,
     is_point_nb,
-    kth_card_nb,
     mighty_of_nb,
-    popcount_nb,
     suit_mask_nb,
     suit_to_follow_nb,
     trick_winner_nb,
@@ -295,15 +293,9 @@ def play_tricks_nb(
             if noisy:
                 state, draw = below_at_nb(state, 1000)
                 at_random = at_random or draw < noise_in_1000
-            if at_random:  # policy_nb.random_play_nb's draws
-                state, draw = below_at_nb(state, popcount_nb(legal))
-                card = kth_card_nb(legal, draw)
-                named, demand = -1, False
-                if card == JOKER_BIT and k == 0 and powered_lead:
-                    state, named = below_at_nb(state, 4)
-                if card == demand_card:
-                    state, draw = below_at_nb(state, 2)
-                    demand = draw < 1
+            if at_random:
+                state, card, named, demand = random_play_at_nb(
+                    state, legal, k == 0 and powered_lead, demand_card)
             elif k == 0:  # the heuristic leader (policy_nb.play_decide_nb's lead)
                 card, named, demand = lead_nb(hand, legal, trump, trick_no, demand_card,
                                               seat == declarer or seat == friend, seen,
