@@ -91,6 +91,14 @@ class Engine:
                     continue
             raise ImportError(f"{package} has no {name}")
 
+        # the kernels imported now, while this package's compile cache is Numba's: its
+        # `_jit` points Numba at it on import, and a kernel decorated after the other
+        # package's import would be saved to (and loaded from) the other's cache
+        for module in ("kernels.games_nb", "kernels.odds_nb", "kernels.pimc_nb"):
+            try:
+                importlib.import_module(f"{package}.{module}")
+            except ImportError:
+                continue
         self.parse_players = find(("engine.players", "engine"), "parse_players")
         self.play_batch = find(("engine.batch", "engine"), "play_batch")
         self.load_profile = find(("rules.profile", "profile"), "load_profile")
