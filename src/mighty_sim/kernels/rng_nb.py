@@ -68,8 +68,7 @@ def shuffle_nb(st: np.ndarray, a: np.ndarray, m: int) -> None:
     the draws of ``below_nb``, with the stream's state held in a register for the loop."""
     state = st[0]
     for i in range(m - 1, 0, -1):
-        state += GOLDEN
-        j = np.int64(((mix64_nb(state) >> _S32) * np.uint64(i + 1)) >> _S32)
+        state, j = below_at_nb(state, i + 1)
         a[i], a[j] = a[j], a[i]
     st[0] = state
 

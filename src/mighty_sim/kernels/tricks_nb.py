@@ -83,7 +83,6 @@ from .rules_nb import (
     copy_of_nb,
     fold_nb,
     in_tricks_nb,
-    is_point_nb,
     mighty_of_nb,
     suit_mask_nb,
     suit_to_follow_nb,
@@ -272,7 +271,7 @@ def play_tricks_nb(
             win = trick_winner_nb(tr, k0, trump, trick_no, joker_suit, demanded, params)
             for i in range(k0):
                 in_trick |= bit_nb(tr[i])
-                if is_point_nb(tr[i]):
+                if bit_nb(tr[i]) & POINT_MASK:
                     trick_points += 1
         seat = leader + k0
         if seat >= n:
