@@ -3,7 +3,8 @@
 What it counts: random contracts of ``standard`` on random deals, played by random
 players to an ending of N tricks left (and a few cards of the first of them), each
 solved once from a cold table, one thread, compiled code; per N the median and 99th
-percentile (the maximum with fewer than 100 positions) of the wall time a solve and the
+percentile (the maximum with fewer than 100 positions) of the CPU time a solve (of the
+solving thread, so a run beside other work, or niced, times what it would alone) and the
 median positions searched. With ``--played D``, the same figures for D deals played by
 heuristic players (the contracts and hands of real auctions and exchanges), each taken
 up at the start of trick T (``--from``, the tricks before replayed as played), solved
@@ -99,14 +100,14 @@ def _timed(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
            seconds: list[float], searched: list[int], target: int = -1,
            par: tuple[int, Work, int, int, int] | None = None, limit: int = 0,
            uses: int = USE_ALL) -> None:
-    """Solve once, adding the wall time and the positions searched to the lists: the
+    """Solve once, adding the thread's CPU time and the positions searched to the lists: the
     par by one search from a cold table; with a ``target`` whether the side reaches it;
     with ``par`` (guess, work arrays, solve number, lo, hi) the par as ``par_nb`` finds
     it, only as far as [lo, hi] (``par_rows_nb``), left unanswered past ``limit``
     positions (> 0; its positions then ``limit`` + 1), with the parts of the search
     ``uses`` names."""
     nodes = np.zeros(1, np.int64)
-    t = time.perf_counter()
+    t = time.thread_time()
     if target >= 0:  # as `par --hand` asks it: a fresh table, allocated by NumPy
         dd_target_work_nb(s, h, tr, params, nodes, target, target - 1, target,
                           search_work(table_bits_nb(s, h)), 0, 0)
@@ -119,7 +120,7 @@ def _timed(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
                               uses)
     else:
         dd_value_nb(s, h, tr, params, nodes)
-    seconds.append(time.perf_counter() - t)
+    seconds.append(time.thread_time() - t)
     searched.append(int(nodes[0]))
 
 
