@@ -24,6 +24,7 @@ from mighty_sim.analysis.par import (
     card_play,
     pack_parts,
     par_table,
+    solved_in_a_row,
     write_par,
 )
 from mighty_sim.cli.commands import main
@@ -313,6 +314,7 @@ def test_a_stopped_par_run_goes_on_from_the_chunks_it_solved(
         return sorted(p.name for p in folder.iterdir())
 
     assert files() == ["games-0.npz", "games-8.npz"]
+    assert solved_in_a_row(out, 7) == 16 and solved_in_a_row(out, 6) == 0
     # the table of the first 16 deals: both chunks taken, then packed in one file
     solved.clear()
     assert _answers(par_table(out, deals=16, from_trick=7)).equals(_answers(whole.slice(0, 16)))
@@ -332,8 +334,10 @@ def test_a_stopped_par_run_goes_on_from_the_chunks_it_solved(
     # one): solved again
     cols = _load_kept(folder)[8].cols
     _keep_part(folder, b"another run", 8, 8, {**cols, "par": cols["par"] + 1})
+    assert solved_in_a_row(out, 7) == 8  # a gap at game 8: the deals after it not counted
     assert _answers(par_table(out, deals=40, from_trick=7)).equals(_answers(whole))
     assert solved == [8]
+    assert solved_in_a_row(out, 7) == 40
     # a run of 20 deals keeps games 16-19 as its last chunk; one of 40 needs 16-23
     remove_par_parts(out, 7)
     par_table(out, deals=20, from_trick=7)

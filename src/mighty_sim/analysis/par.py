@@ -336,6 +336,23 @@ def pack_parts(dataset: Path, from_trick: int) -> None:
         path.unlink()
 
 
+def solved_in_a_row(dataset: Path, from_trick: int) -> int:
+    """The played deals from the run's first on that the chunks kept for ``from_trick``
+    hold with no gap: ``par --deals`` that many writes their table without a search.
+    A run solving on several workers keeps chunks a little out of order; the chunks
+    past the first gap are kept too, and counted once the gap is solved."""
+    folder = _parts_folder(dataset, from_trick)
+    if not folder.exists():
+        return 0
+    key = _parts_key(open_run(dataset).config)
+    kept = {start: k for start, k in _load_kept(folder).items() if k.key == key}
+    start, deals = 0, 0
+    while start in kept:
+        deals += len(kept[start].cols["deal_id"])
+        start += kept[start].games
+    return deals
+
+
 def _games(config: RunConfig, deals: int) -> int:
     """The games that hold a run's first ``deals`` played deals."""
     return min(config.games, math.ceil(deals / max(1, config.ledger)))

@@ -1,0 +1,119 @@
+"""Whole-deal pars that grow from sitting to sitting: the card-play table from the exchange
+on, and the timing of whole deals, over 20,000 deals of each run.
+
+A whole deal's par takes seconds to minutes of one core (docs/double-dummy.md), so the
+20,000 deals of a run take days. ``mighty-sim par`` keeps every deal it solves in the
+run's folder and goes on from them; the folder lives under ``out/`` (not kept by git),
+so this script keeps what was solved in the repository, in ``data/whole-deals/RUN.npz``
+(``par``'s own packed file, compressed), and puts it back into a fresh folder:
+
+    .venv/bin/python benchmarks/whole_deals.py prepare heuristic   # simulate, then restore
+    nice -n 19 .venv/bin/mighty-sim par out/whole-deals/heuristic --deals 20000 \\
+        --from-trick 1 --max-positions 2G --workers 2 2> par.log &
+    .venv/bin/python benchmarks/whole_deals.py keep heuristic      # into data/whole-deals
+
+``keep`` writes the run's ``par.parquet`` for the deals solved in a row from the first
+(``par --deals N`` over the deals kept, no search), so that ``mighty-sim analyze
+out/whole-deals/RUN`` shows the card-play table and ``bench_par_times.py
+out/whole-deals/RUN`` the timing of those deals; a ``par`` still running goes on. The
+runs: ``heuristic`` (seed 1: its deals are those ``bench_dd.py --played`` times, and
+``par`` visits the same positions for each) and ``pimc`` (seed 2, every seat PIMC).
+``par`` takes the kept deals only for the search version that solved them
+(``kernels.dd_nb.SEARCH_VERSION``): a new search solves them again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from mighty_sim.analysis.par import solved_in_a_row
+from mighty_sim.dataset.integrity import PACKED_PARTS, PAR_PARTS, open_run
+
+ROOT = Path(__file__).resolve().parent.parent
+KEPT = ROOT / "data" / "whole-deals"
+OUT = ROOT / "out" / "whole-deals"
+DEALS = 20_000
+LIMIT = "2G"
+RUNS = {
+    "heuristic": ["--seed", "1"],
+    "pimc": ["--seed", "2", "--players", "pimc"],
+}
+
+
+def _cli(*args: str) -> None:
+    """``mighty-sim ARGS`` in this interpreter, its output passed through."""
+    subprocess.run([sys.executable, "-m", "mighty_sim", *args], check=True)
+
+
+def _packed(name: str) -> Path:
+    return OUT / name / PAR_PARTS / "from-1" / PACKED_PARTS
+
+
+def prepare(name: str) -> None:
+    """Simulate run ``name`` unless its folder holds it, then put the deals kept in the
+    repository into its folder, unless it holds as many already."""
+    run = OUT / name
+    try:
+        open_run(run)
+    except ValueError:
+        _cli("simulate", "--deals", str(DEALS), *RUNS[name], "--out", str(run), "--overwrite")
+    kept = KEPT / f"{name}.npz"
+    if not kept.exists():
+        print(f"{name}: no deals kept yet")
+        return
+    had = solved_in_a_row(run, 1)
+    with np.load(kept) as f:
+        starts, games, offsets = f["_starts"], f["_games"], f["_offsets"]
+    rows = dict(zip(starts.tolist(), zip(games.tolist(), np.diff(offsets).tolist(),
+                                         strict=True), strict=True))
+    start = in_file = 0
+    while start in rows:
+        in_file += rows[start][1]
+        start += rows[start][0]
+    if had >= in_file:
+        print(f"{name}: the folder holds {had:,} deals in a row, the kept file {in_file:,}")
+        return
+    target = _packed(name)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.tmp")
+    shutil.copyfile(kept, tmp)
+    os.replace(tmp, target)  # the folder's loose chunks stay, and count with it
+    print(f"{name}: {solved_in_a_row(run, 1):,} deals solved in a row")
+
+
+def keep(name: str) -> None:
+    """Write the table of the deals solved in a row and keep them in the repository."""
+    run = OUT / name
+    deals = solved_in_a_row(run, 1)
+    if deals == 0:
+        raise SystemExit(f"{name}: no deals solved in {run}")
+    _cli("par", str(run), "--deals", str(deals), "--from-trick", "1", "--max-positions",
+         LIMIT, "--workers", "1")
+    KEPT.mkdir(parents=True, exist_ok=True)
+    with np.load(_packed(name)) as f:
+        arrays = {k: f[k] for k in f.files}
+    tmp = KEPT / f".{name}.npz.tmp"
+    with tmp.open("wb") as out:
+        np.savez_compressed(out, **arrays)
+    os.replace(tmp, KEPT / f"{name}.npz")
+    print(f"{name}: {deals:,} deals solved in a row, kept in {KEPT / f'{name}.npz'}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("action", choices=("prepare", "keep"))
+    ap.add_argument("runs", nargs="+", choices=sorted(RUNS))
+    a = ap.parse_args()
+    for name in a.runs:
+        (prepare if a.action == "prepare" else keep)(name)
+
+
+if __name__ == "__main__":
+    main()
