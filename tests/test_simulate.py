@@ -277,6 +277,24 @@ def test_dataset_metadata_and_run_file(tmp_path: Path) -> None:
             assert (nxt["dealer"], nxt["first_bidder"]) == (prev["dealer"], prev["first_bidder"])
 
 
+def test_columns_that_repeat_are_written_with_a_dictionary(tmp_path: Path) -> None:
+    """Every column of a shard but the unique ones (hands, keys) and the delta-encoded
+    keys has a Parquet dictionary (booleans have none in Parquet): the calls of the list
+    column ``bid_history`` too (named by their Parquet path, not the column's name), and
+    the card names of ``friend_card`` (an Arrow dictionary that repeats a value is
+    written without one)."""
+    _run(tmp_path / "a", 1, deals=300)
+    meta = pq.ParquetFile(shard_path(tmp_path / "a", "deals", 0)).metadata
+    group = meta.row_group(0)
+    with_dictionary = {group.column(i).path_in_schema.split(".")[0]
+                       for i in range(meta.num_columns)
+                       if "RLE_DICTIONARY" in group.column(i).encodings}
+    names = {f.name for f in pq.read_schema(shard_path(tmp_path / "a", "deals", 0))
+             if not pa.types.is_boolean(f.type)}
+    assert {"bid_history", "friend_card"} <= with_dictionary
+    assert with_dictionary == names - set(writer.UNIQUE_COLUMNS)
+
+
 def _cli(*args: str) -> tuple[int, str, str]:
     r = CliRunner().invoke(main, list(args))
     return r.exit_code, r.stdout, r.stderr

@@ -80,14 +80,20 @@ class Enum:
     >>> e = Enum.of(["pass", "S", "NT"])
     >>> e.array(np.array([2, 0, -1, 1])).to_pylist()
     ['NT', 'pass', None, 'S']
+    >>> len(CARD_NAMES.names), CARD_NAMES.array(np.array([0, 64])).to_pylist()
+    (53, ['2S', '2S'])
     """
 
     def __init__(self, codes: list[int], names: list[str]) -> None:
-        self.names = pa.array(names)
-        index_type = np.int8 if len(names) <= 127 else np.int16
+        # each name once in the dictionary, where codes share a name (two decks' copies
+        # of a card): a Parquet writer given a dictionary that repeats a value writes
+        # the column without one (card names: twice the bytes, twice the time)
+        unique = list(dict.fromkeys(names))
+        self.names = pa.array(unique)
+        index_type = np.int8 if len(unique) <= 127 else np.int16
         self.index = np.zeros(max(codes) + 1, index_type)  # code -> index into names
-        self.index[codes] = np.arange(len(codes))
-        self.identity = codes == list(range(len(codes)))
+        self.index[codes] = [unique.index(name) for name in names]
+        self.identity = codes == list(range(len(codes))) and unique == names
 
     @classmethod
     def of(cls, names: tuple[str, ...] | list[str]) -> Enum:
