@@ -85,7 +85,11 @@ def prepare(name: str) -> None:
     tmp = target.with_name(f".{target.name}.tmp")
     shutil.copyfile(kept, tmp)
     os.replace(tmp, target)  # the folder's loose chunks stay, and count with it
-    print(f"{name}: {solved_in_a_row(run, 1):,} deals solved in a row")
+    now = solved_in_a_row(run, 1)
+    print(f"{name}: {now:,} deals solved in a row")
+    if now < in_file:
+        print(f"{name}: {kept} holds deals of another run or search version, which "
+              "`par` solves again")
 
 
 def keep(name: str) -> None:
