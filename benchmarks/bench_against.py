@@ -18,7 +18,8 @@ every built-in profile with random, heuristic and (one deck) PIMC players.
         [--par TRICK [--par-games 300]]
 
 ``--simulate`` also times whole runs of ``simulate`` (play and Parquet), old and new
-alternating, wall time; ``--writer`` the ``deals`` table and its Parquet file of both
+alternating, wall time; ``--writer`` the ``deals`` table (``--writer-tables`` names
+``tricks`` too) and its Parquet file of both
 (CPU time a played deal, bytes a played deal, and whether the files read back hold the
 same values, dictionary columns decoded); ``--odds`` the ``odds`` of one hand (wall
 time, tables compared); ``--par`` the double-dummy par of recorded heuristic deals from
@@ -252,20 +253,26 @@ def with_attempt(deals: pl.DataFrame) -> pl.DataFrame:
         [*deals.columns[:at], "attempt", *deals.columns[at:]])
 
 
-def writer_figures(engine: Any, profile: str, games: int) -> tuple[Any, list[float], int, int]:
-    """One version's writer on ``games`` heuristic games: (the Parquet file read back,
-    CPU seconds of table + Parquet of each of 3 rounds, bytes, played deals)."""
+def writer_figures(engine: Any, profile: str, games: int, name: str = "deals"
+                   ) -> tuple[Any, list[float], int, int]:
+    """One version's writer of table ``name`` (``deals`` or ``tricks``) on ``games``
+    heuristic games: (the Parquet file read back, CPU seconds of table + Parquet of each
+    of 3 rounds, bytes, played deals)."""
     p = engine.load_profile(profile)
     batch = engine.play_batch(p, seed=1, game_start=0, games=games,
-                              players=engine.parse_players("heuristic", p.players))
+                              players=engine.parse_players("heuristic", p.players),
+                              record_tricks=name == "tricks")
     seconds = []
     for _ in range(3):
         buf = io.BytesIO()
         t = time.process_time()
-        try:  # as the version's writer calls it
-            table = engine.deals_table(batch, p.players, seat_columns=True)
-        except TypeError:
-            table = engine.deals_table(batch, p.players)
+        if name == "tricks":
+            table = engine.tricks_table(batch, p.players)
+        else:
+            try:  # as the version's writer calls it
+                table = engine.deals_table(batch, p.players, seat_columns=True)
+            except TypeError:
+                table = engine.deals_table(batch, p.players)
         w = engine.parquet_writer(buf, table.schema)
         w.write_table(table)
         w.close()
@@ -289,16 +296,16 @@ def differing(new: pl.DataFrame, old: pl.DataFrame) -> list[str]:
     return [c for c in old.columns if not new[c].equals(old[c])]
 
 
-def compare_writers(new: Any, old: Any, profile: str, games: int, rounds: int
-                    ) -> dict[str, object]:
-    """The writer (Arrow table and zstd Parquet of the ``deals`` rows) of both versions,
-    alternating: µs per played deal (median of the rounds' best), bytes per played deal,
-    and whether the files read back hold the same values."""
+def compare_writers(new: Any, old: Any, profile: str, games: int, rounds: int,
+                    table: str = "deals") -> dict[str, object]:
+    """The writer (Arrow table and zstd Parquet of the ``deals`` or ``tricks`` rows) of
+    both versions, alternating: µs per played deal (median of the rounds' best), bytes
+    per played deal, and whether the files read back hold the same values."""
     times: dict[str, list[float]] = {"old": [], "new": []}
     out: dict[str, Any] = {}
     for _ in range(rounds):
         for name, engine in (("old", old), ("new", new)):
-            back, seconds, size, played = writer_figures(engine, profile, games)
+            back, seconds, size, played = writer_figures(engine, profile, games, table)
             times[name].append(min(seconds) / played * 1e6)
             out[name] = (back, size / played)
     new_t, old_t = (comparable(out[k][0]) for k in ("new", "old"))
@@ -307,9 +314,10 @@ def compare_writers(new: Any, old: Any, profile: str, games: int, rounds: int
     res = {k: {"us_per_played_deal": median(v), "bytes_per_played_deal": out[k][1]}
            for k, v in times.items()}
     res["values_identical"] = same
-    print(f"  writer ({games:,} games, {rounds} rounds): old {median(times['old']):.2f} µs, "
-          f"{out['old'][1]:.1f} B; new {median(times['new']):.2f} µs, {out['new'][1]:.1f} B "
-          f"a played deal; values read back identical: {'yes' if same else 'NO'}"
+    print(f"  writer, {table} ({games:,} games, {rounds} rounds): "
+          f"old {median(times['old']):.2f} µs, {out['old'][1]:.1f} B; "
+          f"new {median(times['new']):.2f} µs, {out['new'][1]:.1f} B a played deal; "
+          f"values read back identical: {'yes' if same else 'NO'}"
           + (f" ({', '.join(differ)} differ)" if differ else ""))
     return res
 
@@ -392,6 +400,8 @@ def main() -> None:
                     help="also time `odds` of one hand with SAMPLES deals a strain")
     ap.add_argument("--writer", type=int, default=0, metavar="GAMES",
                     help="also time the writer (deals table + Parquet) on GAMES games")
+    ap.add_argument("--writer-tables", default="deals", metavar="NAMES",
+                    help="the tables --writer times: deals, tricks or deals,tricks")
     ap.add_argument("--par", type=int, default=0, metavar="TRICK",
                     help="also time the double-dummy par of --par-games heuristic games "
                          "from the start of TRICK")
@@ -435,8 +445,10 @@ def main() -> None:
         result["par"] = compare_par(new_engine, old_engine, args.profile, args.par,
                                     args.par_games, args.rounds)
     if args.writer:
-        result["writer"] = compare_writers(new_engine, old_engine, args.profile, args.writer,
-                                           args.rounds)
+        for table in args.writer_tables.split(","):
+            key = "writer" if table == "deals" else f"writer_{table}"
+            result[key] = compare_writers(new_engine, old_engine, args.profile, args.writer,
+                                          args.rounds, table)
     if args.simulate:
         runs = ROOT / "out" / "bench-against" / "runs"
         for module, where in (("mighty_sim", ROOT / "src"), (ALIAS, base)):  # compile both
