@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mighty_sim.analysis.par import solved_in_a_row
+from mighty_sim.analysis.par import kept_solves, solved_in_a_row
 from mighty_sim.dataset.integrity import PACKED_PARTS, PAR_PARTS, open_run
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -110,13 +110,30 @@ def keep(name: str) -> None:
     print(f"{name}: {deals:,} deals solved in a row, kept in {KEPT / f'{name}.npz'}")
 
 
+def status(name: str) -> None:
+    """What the run's folder holds: the deals solved (in a row from the first, and in
+    all), those left unanswered, their mean time, and the core-hours the rest of the
+    run would take at that mean."""
+    run = OUT / name
+    cols = kept_solves(run, 1)
+    if not cols:
+        print(f"{name}: no deals solved in {run}")
+        return
+    solved = len(cols["par"])
+    mean = float(np.nanmean(cols["seconds"]))
+    left = (DEALS - solved) * mean / 3600
+    print(f"{name}: {solved_in_a_row(run, 1):,} deals solved in a row, {solved:,} in all, "
+          f"{int((cols['par'] < 0).sum())} unanswered; {mean:.1f} s a deal, the rest of "
+          f"{DEALS:,} about {left:.0f} core-hours")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("action", choices=("prepare", "keep"))
+    ap.add_argument("action", choices=("prepare", "keep", "status"))
     ap.add_argument("runs", nargs="+", choices=sorted(RUNS))
     a = ap.parse_args()
     for name in a.runs:
-        (prepare if a.action == "prepare" else keep)(name)
+        {"prepare": prepare, "keep": keep, "status": status}[a.action](name)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from mighty_sim.analysis.par import (
     _keep_part,
     _load_kept,
     card_play,
+    kept_solves,
     pack_parts,
     par_table,
     solved_in_a_row,
@@ -315,6 +316,10 @@ def test_a_stopped_par_run_goes_on_from_the_chunks_it_solved(
 
     assert files() == ["games-0.npz", "games-8.npz"]
     assert solved_in_a_row(out, 7) == 16 and solved_in_a_row(out, 6) == 0
+    kept = kept_solves(out, 7)
+    first = whole.slice(0, 16)
+    assert sorted(zip(kept["deal_id"].tolist(), kept["par"].tolist(), strict=True)) == sorted(
+        zip(first["deal_id"].to_pylist(), first["par"].to_pylist(), strict=True))
     # the table of the first 16 deals: both chunks taken, then packed in one file
     solved.clear()
     assert _answers(par_table(out, deals=16, from_trick=7)).equals(_answers(whole.slice(0, 16)))

@@ -336,16 +336,32 @@ def pack_parts(dataset: Path, from_trick: int) -> None:
         path.unlink()
 
 
+def _kept_for_run(dataset: Path, from_trick: int) -> dict[int, _Kept]:
+    """The chunks kept for ``from_trick`` that this run's search takes, by first game."""
+    folder = _parts_folder(dataset, from_trick)
+    if not folder.exists():
+        return {}
+    key = _parts_key(open_run(dataset).config)
+    return {start: k for start, k in _load_kept(folder).items() if k.key == key}
+
+
+def kept_solves(dataset: Path, from_trick: int) -> dict[str, np.ndarray]:
+    """Every deal solved from ``from_trick`` and kept in the run's folder (the chunks a
+    running or stopped ``par`` has kept, in or out of order), as columns: ``par`` (-1
+    for a deal left unanswered), ``positions``, ``seconds``..."""
+    kept = _kept_for_run(dataset, from_trick)
+    if not kept:
+        return {}
+    names = list(next(iter(kept.values())).cols)
+    return {name: np.concatenate([k.cols[name] for k in kept.values()]) for name in names}
+
+
 def solved_in_a_row(dataset: Path, from_trick: int) -> int:
     """The played deals from the run's first on that the chunks kept for ``from_trick``
     hold with no gap: ``par --deals`` that many writes their table without a search.
     A run solving on several workers keeps chunks a little out of order; the chunks
     past the first gap are kept too, and counted once the gap is solved."""
-    folder = _parts_folder(dataset, from_trick)
-    if not folder.exists():
-        return 0
-    key = _parts_key(open_run(dataset).config)
-    kept = {start: k for start, k in _load_kept(folder).items() if k.key == key}
+    kept = _kept_for_run(dataset, from_trick)
     start, deals = 0, 0
     while start in kept:
         deals += len(kept[start].cols["deal_id"])

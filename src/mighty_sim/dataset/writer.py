@@ -80,11 +80,11 @@ def parquet_writer(where: Any, schema: pa.Schema) -> pq.ParquetWriter:
     dictionary columns are written as their indices, the small integers take fewer
     bytes), the calls of ``bid_history`` among them; the rising keys ``deal_id`` and
     ``game`` delta encoded (a few bits a row before compression, 0.05 µs a deal less
-    to compress); min/max statistics on the key
-    ``deal_id`` only (a reader looking for deals skips row groups by it; on every other
-    column they cost a tenth of the writing time and no reader filters on them). Each
-    ``write_table`` call writes one row group of up to 1,048,576 rows (pyarrow's default).
-    ``where`` is a path or a writable file object."""
+    to compress); min/max statistics on the key ``deal_id`` only (a reader looking for
+    deals skips row groups by it; on every other column they cost a tenth of the
+    writing time and no reader filters on them). Each ``write_table`` call writes one
+    row group of up to 1,048,576 rows (pyarrow's default). ``where`` is a path or a
+    writable file object."""
     delta = {c: "DELTA_BINARY_PACKED" for c in ("deal_id", "game") if c in schema.names}
     unique = UNIQUE_COLUMNS + (TWO_DECK_UNIQUE if "blind_deck2" in schema.names else ())
     # a list column's values are named by their Parquet path (``bid_history``'s calls: a
