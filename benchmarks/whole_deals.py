@@ -25,7 +25,6 @@ runs: ``heuristic`` (seed 1: its deals are those ``bench_dd.py --played`` times,
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import subprocess
 import sys
@@ -33,8 +32,9 @@ from pathlib import Path
 
 import numpy as np
 
-from mighty_sim.analysis.par import kept_solves, solved_in_a_row
+from mighty_sim.analysis.par import in_a_row, kept_solves, solved_in_a_row
 from mighty_sim.dataset.integrity import PACKED_PARTS, PAR_PARTS, open_run
+from mighty_sim.files import written_whole
 
 ROOT = Path(__file__).resolve().parent.parent
 KEPT = ROOT / "data" / "whole-deals"
@@ -71,20 +71,16 @@ def prepare(name: str) -> None:
     had = solved_in_a_row(run, 1)
     with np.load(kept) as f:
         starts, games, offsets = f["_starts"], f["_games"], f["_offsets"]
-    rows = dict(zip(starts.tolist(), zip(games.tolist(), np.diff(offsets).tolist(),
-                                         strict=True), strict=True))
-    start = in_file = 0
-    while start in rows:
-        in_file += rows[start][1]
-        start += rows[start][0]
+    in_file = in_a_row(dict(zip(starts.tolist(), zip(games.tolist(),
+                                                     np.diff(offsets).tolist(), strict=True),
+                                strict=True)))
     if had >= in_file:
         print(f"{name}: the folder holds {had:,} deals in a row, the kept file {in_file:,}")
         return
     target = _packed(name)
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.tmp")
-    shutil.copyfile(kept, tmp)
-    os.replace(tmp, target)  # the folder's loose chunks stay, and count with it
+    with written_whole(target) as tmp:  # the folder's loose chunks stay, and count with it
+        shutil.copyfile(kept, tmp)
     now = solved_in_a_row(run, 1)
     print(f"{name}: {now:,} deals solved in a row")
     if now < in_file:
@@ -103,10 +99,8 @@ def keep(name: str) -> None:
     KEPT.mkdir(parents=True, exist_ok=True)
     with np.load(_packed(name)) as f:
         arrays = {k: f[k] for k in f.files}
-    tmp = KEPT / f".{name}.npz.tmp"
-    with tmp.open("wb") as out:
+    with written_whole(KEPT / f"{name}.npz") as tmp, tmp.open("wb") as out:
         np.savez_compressed(out, **arrays)
-    os.replace(tmp, KEPT / f"{name}.npz")
     print(f"{name}: {deals:,} deals solved in a row, kept in {KEPT / f'{name}.npz'}")
 
 

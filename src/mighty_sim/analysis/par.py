@@ -362,10 +362,20 @@ def solved_in_a_row(dataset: Path, from_trick: int) -> int:
     A run solving on several workers keeps chunks a little out of order; the chunks
     past the first gap are kept too, and counted once the gap is solved."""
     kept = _kept_for_run(dataset, from_trick)
+    return in_a_row({start: (k.games, len(k.cols["deal_id"])) for start, k in kept.items()})
+
+
+def in_a_row(chunks: dict[int, tuple[int, int]]) -> int:
+    """The deals of ``chunks`` (first game: (games, deals)) from game 0 on, up to the
+    first gap.
+
+    >>> in_a_row({0: (2, 2), 2: (2, 1), 6: (1, 1)})
+    3
+    """
     start, deals = 0, 0
-    while start in kept:
-        deals += len(kept[start].cols["deal_id"])
-        start += kept[start].games
+    while start in chunks:
+        deals += chunks[start][1]
+        start += chunks[start][0]
     return deals
 
 
