@@ -135,7 +135,7 @@ class Engine:
     def solve_par(self, batch: Any, params: np.ndarray, profile: Any, from_trick: int,
                   out: np.ndarray) -> None:
         """The pars of a batch's rows as this version's ``mighty-sim par`` solves them:
-        in its chunks of games, each with the arrays it allocates (one ``par_nb`` call
+        in its chunks of games, each with fresh arrays (one ``par_nb`` call
         for the whole batch in versions without chunks)."""
         if self.par_rows_nb is None or self.chunk_games is None or self.g_game is None:
             self.par_nb(batch.ri, batch.ru, batch.ti, params, from_trick, out)
@@ -147,7 +147,7 @@ class Engine:
             args: tuple[Any, ...] = (batch.ri, batch.ru, batch.ti, params, from_trick,
                                      int(r0), int(r1), -1, 1 << 30, out, 0)
             if self.search_work is not None:  # the arrays allocated by the caller
-                args += (self.search_work(self.par_bits_nb(params, from_trick)),)
+                args += (self.search_work(self.par_bits_nb(params, from_trick)), 0)
             # before the position limit, no limit argument
             self.par_rows_nb(*args[:self.par_rows_nb.py_func.__code__.co_argcount])
 

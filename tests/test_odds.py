@@ -139,9 +139,9 @@ def test_odds_rows_replay_and_a_par_in_the_bids_range_tells_every_bid(name: str,
         full = np.zeros((40, N_PAR), np.int64)
         part = np.zeros((40, N_PAR), np.int64)
         par_rows_nb(ri[t], ru[t], ti[t], params, 7, 0, 40, -1, 1 << 30, full, 0,
-                    search_work(par_bits_nb(params, 7)))
+                    search_work(par_bits_nb(params, 7)), 0)
         par_rows_nb(ri[t], ru[t], ti[t], params, 7, 0, 40, lo, hi, part, 0,
-                    search_work(par_bits_nb(params, 7)))
+                    search_work(par_bits_nb(params, 7)), 0)
         assert (full[:, PAR_MATCH] == 1).all() and (part[:, PAR_MATCH] == 1).all()
         v, w = full[:, PAR_VALUE], part[:, PAR_VALUE]
         assert (w[v <= lo] == lo).all() and (w[v >= hi] >= hi).all()
@@ -170,7 +170,7 @@ def test_double_dummy_odds_of_a_hand_are_its_deals_pars() -> None:
     for t, trump in enumerate(("S", "H", "D", "C", "NT")):
         out = np.zeros((2, N_PAR), np.int64)
         par_rows_nb(ri[t], ru[t], ti[t], params, 1, 0, 2, -1, 1 << 30, out, 0,
-                    search_work(par_bits_nb(params, 1)))
+                    search_work(par_bits_nb(params, 1)), 0)
         for bid in range(13, 21):
             made = int((out[:, PAR_VALUE] >= bid).sum())
             assert table[trump, bid]["dd_p_success"] == made / 2, (trump, bid)

@@ -29,7 +29,7 @@ from mighty_sim.analysis.par import (
     write_par,
 )
 from mighty_sim.cli.commands import main
-from mighty_sim.dataset.integrity import PACKED_PARTS, PAR_PARTS, remove_par_parts
+from mighty_sim.dataset.integrity import PACKED_PARTS, PAR_PARTS, open_run, remove_par_parts
 from mighty_sim.dataset.schema import deals_table, tricks_table
 from mighty_sim.engine.batch import Batch, play_batch
 from mighty_sim.engine.players import parse_players
@@ -361,6 +361,27 @@ def test_a_stopped_par_run_goes_on_from_the_chunks_it_solved(
     key = _load_kept(folder)[0].key
     assert key.endswith(f"search {dd_nb.SEARCH_VERSION}".encode())
     assert {k.key for k in _load_kept(folder).values()} == {key}
+
+
+def test_a_table_kept_across_chunks_answers_each_deal_from_its_own_entries(
+        tmp_path: Path) -> None:
+    """A worker keeps its search's table from one chunk to the next: the same chunk
+    solved twice in it visits the positions of a fresh table each time (no entry of
+    the first solve answers the second) and gives the same pars."""
+    out = tmp_path / "run"
+    _invoke("simulate", "--deals", "16", "--out", str(out), "--workers", "1")
+    cdict = open_run(out).config.to_dict()
+    par_module._drop_kept()
+    try:
+        first = par_module._chunk(cdict, 0, 16, 6, 0)
+        table = par_module._kept.work[0]
+        again = par_module._chunk(cdict, 0, 16, 6, 0)
+        assert par_module._kept.work[0] is table  # kept, not allocated again
+    finally:
+        par_module._drop_kept()
+    assert (first["positions"] > 50).sum() >= 8
+    for k in ("deal_id", "par", "positions"):
+        assert np.array_equal(first[k], again[k]), k
 
 
 def test_deals_solved_untimed_have_no_seconds(tmp_path: Path,

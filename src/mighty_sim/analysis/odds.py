@@ -152,7 +152,7 @@ def _pars(profile: RuleProfile, params: np.ndarray, ri: np.ndarray, ru: np.ndarr
     def solve(task: tuple[int, int, int]) -> int:
         t, r0, r1 = task
         par_rows_nb(ri[t], ru[t], ti[t], params, 1, r0, r1, profile.min_bid - 1,
-                    profile.max_bid, out[t], 0, search_work(par_bits_nb(params, 1)))
+                    profile.max_bid, out[t], 0, search_work(par_bits_nb(params, 1)), 0)
         return r1 - r0
 
     pool = ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1)

@@ -121,7 +121,7 @@ def par_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarray,
     recorded result."""
     par_rows_nb(ri, ru, ti, params, from_trick, var(0), ri.shape[0], var(-1),
                 var(1 << 30), out, var(0),
-                work_nb(par_bits_nb(params, from_trick)))
+                work_nb(par_bits_nb(params, from_trick)), var(0))
 
 
 @njit(cache=True)
@@ -134,7 +134,7 @@ def par_bits_nb(params: np.ndarray, from_trick: int) -> int:
 @njit(cache=True, nogil=True, nrt=True)
 def par_rows_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarray,
                 from_trick: int, r0: int, r1: int, lo: int, hi: int, out: np.ndarray,
-                limit: int, work: Work) -> None:
+                limit: int, work: Work, solve0: int) -> None:
     """:func:`par_nb` for rows ``r0 .. r1-1`` (``out`` rows the same), each par found
     only as far as ``lo`` and ``hi`` tell success from failure (:func:`.dd_nb.dd_target_nb`):
     ``lo`` for a par of at most ``lo``, at least ``hi`` for one of at least ``hi``, the
@@ -142,10 +142,10 @@ def par_rows_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarr
     a hand far from every bid costs one search. With ``limit`` > 0 a deal whose search
     passes ``limit`` positions is left unanswered: its par :data:`.dd_nb.GAVE_UP`.
     ``work``: the search's arrays (:func:`.dd_nb.search_work` of :func:`par_bits_nb`),
-    fresh for each batch: one table for the solves of its rows, never cleared, each
-    row's entries its own by the row's number (calls for rows of one batch may share
-    it; a table kept from another batch's rows could answer from their entries).
-    Releases the GIL: threads may solve row ranges side by side, each in its own
+    one table for the solves of the rows, never cleared: row ``r``'s entries are its
+    own by its solve number ``solve0 + r``. A caller keeping the arrays across batches
+    gives each batch a ``solve0`` past the numbers of those before (at least their
+    rows), so that no entry of another deal answers. Releases the GIL: threads may solve row ranges side by side, each in its own
     arrays."""
     n = params[P_PLAYERS]
     first = first_tricks_nb(ri.shape[0], ti)
@@ -167,7 +167,7 @@ def par_rows_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarr
         out[r, PAR_FROM] = s[S_TRICK_NO]
         out[r, PAR_VALUE] = dd_target_work_nb(s.copy(), h.copy(), tr.copy(), params, nodes,
                                               var(TOP), lo, hi,
-                                              work, r + 1, limit)
+                                              work, solve0 + r, limit)
         out[r, PAR_NODES] = nodes[0]
         while ok and t < ti.shape[0] and ti[t, T_ROW] == r:
             ok = _replay_trick_nb(s, h, tr, ti, t, params, scratch)
