@@ -371,14 +371,14 @@ def test_a_table_kept_across_chunks_answers_each_deal_from_its_own_entries(
     out = tmp_path / "run"
     _invoke("simulate", "--deals", "16", "--out", str(out), "--workers", "1")
     cdict = open_run(out).config.to_dict()
-    par_module._drop_kept()
+    dd_nb.drop_kept()
     try:
         first = par_module._chunk(cdict, 0, 16, 6, 0)
-        table = par_module._kept.work[0]
+        table = dd_nb._kept.work[0]
         again = par_module._chunk(cdict, 0, 16, 6, 0)
-        assert par_module._kept.work[0] is table  # kept, not allocated again
+        assert dd_nb._kept.work[0] is table  # kept, not allocated again
     finally:
-        par_module._drop_kept()
+        dd_nb.drop_kept()
     assert (first["positions"] > 50).sum() >= 8
     for k in ("deal_id", "par", "positions"):
         assert np.array_equal(first[k], again[k]), k

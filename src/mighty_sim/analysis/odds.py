@@ -132,7 +132,8 @@ def hand_odds(
 
 
 DD_CHUNK = 2
-"""Samples a thread solves at a time (each task allocates its own search table)."""
+"""Samples a thread solves at a time (in the search table the thread keeps,
+:func:`.kernels.dd_nb.kept_work`)."""
 
 
 def _pars(profile: RuleProfile, params: np.ndarray, ri: np.ndarray, ru: np.ndarray,
@@ -141,7 +142,7 @@ def _pars(profile: RuleProfile, params: np.ndarray, ri: np.ndarray, ru: np.ndarr
     """(strains, samples): each sample's double-dummy count from trick 1 (trick 2 in
     first-trick friend mode, the first trick as the players played it), known only as
     far as the bids tell success from failure: ``min_bid - 1`` for every failure."""
-    from ..kernels.dd_nb import search_work
+    from ..kernels.dd_nb import kept_work
     from ..kernels.par_nb import N_PAR, PAR_MATCH, PAR_VALUE, par_bits_nb, par_rows_nb
 
     strains, samples = ri.shape[0], ri.shape[1]
@@ -151,8 +152,9 @@ def _pars(profile: RuleProfile, params: np.ndarray, ri: np.ndarray, ru: np.ndarr
 
     def solve(task: tuple[int, int, int]) -> int:
         t, r0, r1 = task
+        work, solve0 = kept_work(par_bits_nb(params, 1), r1)  # the thread's table
         par_rows_nb(ri[t], ru[t], ti[t], params, 1, r0, r1, profile.min_bid - 1,
-                    profile.max_bid, out[t], 0, search_work(par_bits_nb(params, 1)), 0)
+                    profile.max_bid, out[t], 0, work, solve0)
         return r1 - r0
 
     pool = ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1)

@@ -22,7 +22,6 @@ import json
 import math
 import multiprocessing
 import signal
-import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, wait
@@ -77,47 +76,15 @@ def chunk_games(profile: RuleProfile, from_trick: int) -> int:
     return max(1, CHUNK_GAMES // int(6 ** max(0, left - 6)))
 
 
-_kept = threading.local()
-"""The search's arrays a thread keeps from one chunk to the next (``work``, of a table
-of 2**``bits`` entries) and the solve numbers it has given (``solves``): the system
-zeroes a fresh table's pages as a search first touches them, about 20 ms a whole deal,
-more than the whole search of one whole deal in fifteen in a kept table."""
-
-
-def _kept_work(bits: int, rows: int) -> tuple[Any, int]:
-    """The arrays of a table of 2**``bits`` entries kept by this thread (:data:`_kept`)
-    and the first of ``rows`` solve numbers that no search in them has had.
-
-    >>> work, first = _kept_work(4, 10)
-    >>> again, second = _kept_work(4, 3)
-    >>> again is work, second - first
-    (True, 10)
-    >>> _drop_kept()
-    """
-    from ..kernels.dd_nb import search_work
-
-    if getattr(_kept, "bits", None) != bits:
-        _kept.work, _kept.bits = search_work(bits), bits  # one table, the last size asked
-        _kept.solves = getattr(_kept, "solves", 0)
-    solve0 = _kept.solves
-    _kept.solves += rows
-    return _kept.work, solve0
-
-
-def _drop_kept() -> None:
-    """Frees this thread's kept arrays (a whole deal's table is 256 MiB)."""
-    _kept.work = _kept.bits = None
-
-
 def _chunk(config_dict: dict[str, Any], game_start: int, games: int, from_trick: int,
            limit: int) -> dict[str, np.ndarray]:
     """Par of the played deals of games ``game_start ..``: the table's columns (``par``
     -1 for a deal left unanswered at ``limit`` positions; ``seconds`` the processor time
     of each deal's search, a kernel call a deal: a whole deal is a unit of work of
     milliseconds to minutes, and the call's 4 µs count only where a search takes tens
-    of microseconds, from trick 9 on). The search's arrays are the process's
-    (:func:`_kept_work`)."""
-    from ..kernels.dd_nb import GAVE_UP
+    of microseconds, from trick 9 on). The search's arrays are the thread's, kept from
+    chunk to chunk (:func:`.kernels.dd_nb.kept_work`)."""
+    from ..kernels.dd_nb import GAVE_UP, kept_work
     from ..kernels.par_nb import (
         N_PAR,
         PAR_FROM,
@@ -138,7 +105,7 @@ def _chunk(config_dict: dict[str, Any], game_start: int, games: int, from_trick:
     ri, rg = batch.ri, batch.rg
     out = np.full((batch.rows, N_PAR), -1, np.int64)
     params = compile_profile(profile)
-    work, solve0 = _kept_work(par_bits_nb(params, from_trick), batch.rows)
+    work, solve0 = kept_work(par_bits_nb(params, from_trick), batch.rows)
     played = np.flatnonzero(ri[:, R_OUTCOME] == OUTCOME_PLAYED)
     seconds = np.zeros(len(played))
     # a first call with no rows: a process's first call loads the compiled search,
@@ -471,7 +438,9 @@ def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
             for task in todo:
                 keep(_solved_chunk(*task))
         finally:
-            _drop_kept()
+            from ..kernels.dd_nb import drop_kept
+
+            drop_kept()
     elif todo:
         _chunk(cdict, 0, 1, profile.hand_size, 0)  # compiled once here, loaded by workers
         run_polled(_solved_chunk, todo, workers, keep)
