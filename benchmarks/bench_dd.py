@@ -39,7 +39,15 @@ The last is the whole-deal timing, far longer than a sitting (``--part 0/2`` and
 repository (``_v4``: :data:`mighty_sim.kernels.dd_nb.SEARCH_VERSION`; a search that
 visits other positions starts a new log), and each run takes the deals already there
 from it and adds more. A deal's positions do not depend on the run; its time moves with
-the machine's phase and whatever ran beside it.
+the machine's phase and whatever ran beside it. With ``--par-run RUN``, the deals the
+log lacks are taken from a ``mighty-sim par`` run of the same deals where it has solved
+them (``simulate --deals N --seed 1``, heuristic players: `benchmarks/whole_deals.py`'s
+heuristic run), as ``par`` timed them: one table kept for every deal, as here. Where
+both hold a deal, its positions must agree.
+
+    .venv/bin/python benchmarks/bench_dd.py --tricks "" --played 2500 --from 1 \
+        --max-positions 2000000000 --log benchmarks/logs/dd_whole_v4.log \
+        --par-run out/whole-deals/heuristic
 """
 
 from __future__ import annotations
@@ -55,7 +63,10 @@ from numba import config as numba_config
 from rich.console import Console
 from rich.progress import MofNCompleteColumn, Progress
 
-from mighty_sim.engine.batch import Batch, play_batch
+from mighty_sim.analysis.par import kept_solves
+from mighty_sim.dataset.integrity import open_run
+from mighty_sim.dataset.schema import deal_id
+from mighty_sim.engine.batch import Batch, play_batch, policy_arrays
 from mighty_sim.engine.players import parse_players
 from mighty_sim.kernels.dd_nb import (
     TOP,
@@ -81,6 +92,8 @@ from mighty_sim.kernels.dd_nb import (
     work_nb,
 )
 from mighty_sim.kernels.layout import (
+    G_ATTEMPT,
+    G_GAME,
     MAX_PLAYERS,
     OUTCOME_PLAYED,
     R_BID,
@@ -210,9 +223,36 @@ def _targets(profile: RuleProfile, params: np.ndarray, deals: int, start: int
             f"{name}_searches_a_deal": tests / max(1, same)}
 
 
+def _par_solves(run: Path, profile: RuleProfile, start: int, limit: int
+                ) -> dict[int, tuple[float, int]]:
+    """The deals of ``mighty-sim par`` run ``run`` solved and timed from trick ``start``:
+    (seconds, positions) by deal id. SystemExit unless the run is of the deals timed
+    here (seed 1, heuristic players, the profile), or if it left a deal unanswered at
+    another limit than ``limit``."""
+    config = open_run(run).config
+    ours = policy_arrays(parse_players("heuristic", profile.players), profile)
+    theirs = policy_arrays(config.players, config.profile)
+    if config.seed != 1 or config.profile != profile or not all(
+            np.array_equal(a, b) for a, b in zip(ours, theirs, strict=True)):
+        raise SystemExit(f"--par-run {run}: not heuristic players' {profile.name} deals "
+                         "of seed 1, the deals timed here")
+    kept = kept_solves(run, start)
+    solves: dict[int, tuple[float, int]] = {}
+    for d, p, s, n in zip(kept.get("deal_id", []), kept.get("par", []),
+                          kept.get("seconds", []), kept.get("positions", []), strict=True):
+        if np.isnan(s):
+            continue
+        if p < 0 and not 0 < limit < n:
+            raise SystemExit(f"--par-run {run}: a deal left unanswered at {n - 1:,} "
+                             f"positions, not at --max-positions {limit:,}")
+        solves[int(d)] = (float(s), int(n))
+    return solves
+
+
 def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[int],
             what: str, log: Path | None = None, limit: int = 0, without: str = "",
-            part: tuple[int, int] = (0, 1)) -> dict[str, float]:
+            part: tuple[int, int] = (0, 1), par_run: Path | None = None
+            ) -> dict[str, float]:
     """Solve times of heuristic-played deals from the start of each trick of ``starts``:
     the par, whether the contract makes, the par within the bids' range (``what``
     "par", "makes", "both" for the first two, or "odds"). With ``log``, each solve is
@@ -224,8 +264,11 @@ def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[i
     each par again without that part, in the same arrays (``..._without_PART``). With
     ``part`` (i, k), only the solves i, i + k, i + 2k... (counted from 0) not in the log:
     k runs on one log, one a core, share its deals (the figures of each are of the
-    solves it has; a last run, when all are in the log, gives them all)."""
+    solves it has; a last run, when all are in the log, gives them all). With
+    ``par_run``, the pars (question "par") the log lacks are taken from that ``mighty-sim
+    par`` run where it has them (:func:`_par_solves`), not solved."""
     batch, rows, first = _played_deals(profile, deals)
+    ids = deal_id(batch.rg[rows, G_GAME], batch.rg[rows, G_ATTEMPT])
     s, h, tr = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
     work = work_nb(TT_BITS)
     figures: dict[str, float] = {}
@@ -245,6 +288,9 @@ def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[i
                 name += f"_without_{without}"
             seconds: list[float] = []
             searched: list[int] = []
+            from_run = (_par_solves(par_run, profile, start, limit)
+                        if par_run is not None and question == "par" and uses == USE_ALL
+                        else {})
             # compiled before the clock runs: the first deal's last trick, solved untimed
             recorded_position_nb(batch.ri, batch.ru, batch.ti, rows[0], first[rows[0]],
                                  params, profile.tricks, s, h, tr)
@@ -254,9 +300,17 @@ def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[i
                 _timed(s, h, tr, params, [], [], par=(0, work, 0, lo, hi), uses=uses)
             for solve, r in enumerate(rows, 1):
                 bar.advance(task)
+                ran = from_run.get(int(ids[solve - 1]))
                 if (name, solve) in done:
                     seconds.append(done[(name, solve)][0])
                     searched.append(done[(name, solve)][1])
+                    if ran is not None and ran[1] != searched[-1]:
+                        raise SystemExit(f"--par-run: deal {solve} searched {ran[1]:,} "
+                                         f"positions there, {searched[-1]:,} in the log")
+                    continue
+                if ran is not None:
+                    seconds.append(ran[0])
+                    searched.append(ran[1])
                     continue
                 if (solve - 1) % part[1] != part[0]:  # another run's
                     continue
@@ -322,6 +376,9 @@ def main() -> None:
     ap.add_argument("--log", type=Path, default=None,
                     help="with --played: append each solve to this file as it ends, and "
                          "take the solves it already holds from it (a stopped run goes on)")
+    ap.add_argument("--par-run", type=Path, default=None,
+                    help="with --played and the par: take the deals the log lacks from "
+                         "this `mighty-sim par` run of the same deals, as it timed them")
     ap.add_argument("--max-positions", type=int, default=0,
                     help="with --played: leave a par unanswered past this many positions "
                          "(counted as slower than every answered one)")
@@ -373,7 +430,7 @@ def main() -> None:
         figures.update(_played(profile, params, args.played,
                                [int(t) for t in args.starts.split(",")], args.question,
                                args.log, args.max_positions, args.without,
-                               (part[0], part[1])))
+                               (part[0], part[1]), args.par_run))
     print(f"double-dummy search, {args.profile}, {args.positions} endings a number of "
           f"tricks left; {args.played} played deals a starting trick")
     print_figures(figures)
