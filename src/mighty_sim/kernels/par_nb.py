@@ -145,8 +145,8 @@ def par_rows_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarr
     one table for the solves of the rows, never cleared: row ``r``'s entries are its
     own by its solve number ``solve0 + r``. A caller keeping the arrays across batches
     gives each batch a ``solve0`` past the numbers of those before (at least their
-    rows), so that no entry of another deal answers. Releases the GIL: threads may solve row ranges side by side, each in its own
-    arrays."""
+    rows), so that no entry of another deal answers. Releases the GIL: threads may
+    solve row ranges side by side, each in its own arrays."""
     n = params[P_PLAYERS]
     first = first_tricks_nb(ri.shape[0], ti)
     s = np.zeros(N_S, np.int64)
