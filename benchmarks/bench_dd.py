@@ -2,10 +2,11 @@
 
 What it counts: random contracts of ``standard`` on random deals, played by random
 players to an ending of N tricks left (and a few cards of the first of them), each
-solved once from a cold table, one thread, compiled code; per N the median and 99th
-percentile (the maximum with fewer than 100 positions) of the CPU time a solve (of the
-solving thread, so a run beside other work, or niced, times what it would alone) and the
-median positions searched. With ``--played D``, the same figures for D deals played by
+solved once from a cold table, one thread, compiled code; per N the median, 90th and
+99th percentile (the maximum with fewer than 100 positions) of the CPU time a solve (of
+the solving thread, so a run beside other work, or niced, times what it would alone),
+the mean, the shares under 20 ms, 1 s and 10 s, the median positions searched and the
+time a position. With ``--played D``, the same figures for D deals played by
 heuristic players (the contracts and hands of real auctions and exchanges), each taken
 up at the start of trick T (``--from``, the tricks before replayed as played), solved
 as ``mighty-sim par`` solves them (null-window searches from the top of the range, one
@@ -141,18 +142,29 @@ def _summary(seconds: list[float], searched: list[int], name: str, limit: int = 
              ) -> dict[str, float]:
     """The figures of a question's solves; a solve left unanswered at ``limit`` counts as
     slower than every other (its time inf), so a percentile above the answered share is
-    inf."""
-    if limit:
-        seconds = [math.inf if n > limit else t for t, n in zip(seconds, searched, strict=True)]
-    tail = np.percentile(seconds, 99) if len(seconds) >= 100 else max(seconds)
-    return {f"{name}_solves": float(len(seconds)),
-            f"{name}_unanswered": float(sum(n > limit for n in searched) if limit else 0),
-            f"{name}_median_ms": float(np.median(seconds)) * 1e3,
+    inf; the mean counts it at the time it took to the limit (a lower bound), the time a
+    position only the answered solves."""
+    timed = np.array(seconds, dtype=float)
+    answered = np.array([not limit or n <= limit for n in searched], dtype=bool)
+    s = np.where(answered, timed, math.inf)
+    tail = np.percentile(s, 99) if len(s) >= 100 else s.max()
+    positions = np.array(searched, dtype=float)
+    return {f"{name}_solves": float(len(s)),
+            f"{name}_unanswered": float((~answered).sum()),
+            f"{name}_median_ms": float(np.median(s)) * 1e3,
+            f"{name}_p90_ms": float(np.percentile(s, 90)) * 1e3,
             f"{name}_p99_or_max_ms": float(tail) * 1e3,
-            f"{name}_max_ms": float(max(seconds)) * 1e3,
-            f"{name}_median_positions": float(np.median(searched)),
-            f"{name}_total_positions": float(sum(searched)),
-            f"{name}_total_s": float(sum(seconds))}
+            f"{name}_max_ms": float(s.max()) * 1e3,
+            f"{name}_slowest_answered_ms": float(timed[answered].max(initial=0.0)) * 1e3,
+            f"{name}_mean_at_least_ms": float(timed.mean()) * 1e3,
+            f"{name}_under_20_ms_%": 100.0 * float((s < 0.02).mean()),
+            f"{name}_under_1_s_%": 100.0 * float((s < 1.0).mean()),
+            f"{name}_under_10_s_%": 100.0 * float((s < 10.0).mean()),
+            f"{name}_median_positions": float(np.median(positions)),
+            f"{name}_total_positions": float(positions.sum()),
+            f"{name}_ns_a_position": 1e9 * float(timed[answered].sum())
+            / max(1.0, float(positions[answered].sum())),
+            f"{name}_total_s": float(s.sum())}
 
 
 def _logged(log: Path | None) -> dict[tuple[str, int], tuple[float, int]]:
