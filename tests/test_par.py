@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -374,9 +375,9 @@ def test_a_table_kept_across_chunks_answers_each_deal_from_its_own_entries(
     dd_nb.drop_kept()
     try:
         first = par_module._chunk(cdict, 0, 16, 6, 0)
-        table = dd_nb._kept.work[0]
+        table = dd_nb._kept[threading.get_ident()][1][0]
         again = par_module._chunk(cdict, 0, 16, 6, 0)
-        assert dd_nb._kept.work[0] is table  # kept, not allocated again
+        assert dd_nb._kept[threading.get_ident()][1][0] is table  # kept, not allocated again
     finally:
         dd_nb.drop_kept()
     assert (first["positions"] > 50).sum() >= 8

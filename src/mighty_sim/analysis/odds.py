@@ -142,7 +142,7 @@ def _pars(profile: RuleProfile, params: np.ndarray, ri: np.ndarray, ru: np.ndarr
     """(strains, samples): each sample's double-dummy count from trick 1 (trick 2 in
     first-trick friend mode, the first trick as the players played it), known only as
     far as the bids tell success from failure: ``min_bid - 1`` for every failure."""
-    from ..kernels.dd_nb import kept_work
+    from ..kernels.dd_nb import drop_kept, kept_work
     from ..kernels.par_nb import N_PAR, PAR_MATCH, PAR_VALUE, par_bits_nb, par_rows_nb
 
     strains, samples = ri.shape[0], ri.shape[1]
@@ -165,8 +165,10 @@ def _pars(profile: RuleProfile, params: np.ndarray, ri: np.ndarray, ru: np.ndarr
                 progress(done)
     except BaseException:  # Ctrl-C: the deals not begun are dropped, none waited for
         pool.shutdown(wait=False, cancel_futures=True)
+        drop_kept()
         raise
     pool.shutdown()
+    drop_kept()  # the threads' tables
     if (out[:, :, PAR_MATCH] != 1).any():  # pragma: no cover - a kernel fault
         raise RuntimeError("a sample's recorded play did not replay for its par")
     return out[:, :, PAR_VALUE]

@@ -425,6 +425,8 @@ def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
         if progress is not None:
             progress(len(cols["deal_id"]))
 
+    from ..kernels.dd_nb import drop_kept
+
     if client is not None and todo:
         from ..dataset.dask_cluster import map_dask, run_key
 
@@ -433,16 +435,16 @@ def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
         for _, result in map_dask(client, _solved_chunk, todo,
                                   [f"{name}-{task[1]}" for task in todo]):
             keep(result)
+        client.run(drop_kept)  # the tables of the workers' threads, which live on
     elif workers <= 1 or len(todo) <= 1:
         try:
             for task in todo:
                 keep(_solved_chunk(*task))
         finally:
-            from ..kernels.dd_nb import drop_kept
-
             drop_kept()
     elif todo:
         _chunk(cdict, 0, 1, profile.hand_size, 0)  # compiled once here, loaded by workers
+        drop_kept()
         run_polled(_solved_chunk, todo, workers, keep)
     cols = {k: np.concatenate([parts[g][k] for g in starts])[:deals] for k in parts[starts[0]]}
     _check_stored(dataset, cols)

@@ -157,19 +157,21 @@ def search_work(bits: int) -> Work:
     return np.zeros((max(1 << bits, WAYS), 2), np.uint64), fs, hd, tc, moves, frame, keys
 
 
-_kept = threading.local()
-"""The search's arrays a thread keeps from one batch of deals to the next (``work``, of
-a table of 2**``bits`` entries) and the solve numbers it has given (``solves``): the
-system zeroes a fresh table's pages as a search first touches them, about 20 ms a
-whole deal, more than the whole search of one whole deal in fifteen in a kept table."""
+_kept: dict[int, tuple[int, Work]] = {}
+"""The search's arrays each thread keeps from one batch of deals to the next, by the
+thread's identity: (the table's bits, the arrays). The system zeroes a fresh table's
+pages as a search first touches them, about 20 ms a whole deal, more than the whole
+search of one whole deal in fifteen in a kept table."""
+_kept_lock = threading.Lock()
+_solves = [0]  # the solve numbers given in this process, in any thread's table
 
 
 def kept_work(bits: int, rows: int) -> tuple[Work, int]:
-    """:func:`search_work`'s arrays of a table of 2**``bits`` entries, kept by this
-    thread for its next call (one table, of the last size asked), and the first of
-    ``rows`` solve numbers that no search in them has had: a batch's row ``r`` solved
-    as number ``first + r`` (``par_nb.par_rows_nb``'s ``solve0``) answers from its own
-    entries only.
+    """:func:`search_work`'s arrays of a table of 2**``bits`` entries, kept for this
+    thread's next call (one table a thread, of the last size asked; :func:`drop_kept`
+    frees them), and the first of ``rows`` solve numbers that no search in this process
+    has had: a batch's row ``r`` solved as number ``first + r`` (``par_nb.par_rows_nb``'s
+    ``solve0``) answers from its own entries only.
 
     >>> work, first = kept_work(4, 10)
     >>> again, second = kept_work(4, 3)
@@ -177,18 +179,24 @@ def kept_work(bits: int, rows: int) -> tuple[Work, int]:
     (True, 10)
     >>> drop_kept()
     """
-    if getattr(_kept, "bits", None) != bits:
-        _kept.work, _kept.bits = search_work(bits), bits
-    first = getattr(_kept, "solves", 0)
-    _kept.solves = first + rows
-    return _kept.work, first
+    me = threading.get_ident()
+    with _kept_lock:
+        held = _kept.get(me)
+        first = _solves[0]
+        _solves[0] += rows
+    if held is None or held[0] != bits:
+        held = (bits, search_work(bits))
+        with _kept_lock:
+            _kept[me] = held
+    return held[1], first
 
 
 def drop_kept() -> None:
-    """Frees this thread's kept arrays (:func:`kept_work`; a whole deal's table is 256
-    MiB); the solve numbers go on."""
-    _kept.work = _kept.bits = None
-
+    """Frees the arrays every thread of this process keeps (:func:`kept_work`; a whole
+    deal's table is 256 MiB): at the end of a run, whose threads may live on (a Dask
+    worker's, a pool's). A thread solving now keeps its arrays to the end of its call."""
+    with _kept_lock:
+        _kept.clear()
 
 @njit(cache=True)
 def dd_window_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
