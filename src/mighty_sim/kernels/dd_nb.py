@@ -198,6 +198,7 @@ def drop_kept() -> None:
     with _kept_lock:
         _kept.clear()
 
+
 @njit(cache=True)
 def dd_window_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray,
                  nodes: np.ndarray, uses: int, lo: int, hi: int) -> int:
