@@ -134,9 +134,11 @@ class Engine:
 
     def solve_par(self, batch: Any, params: np.ndarray, profile: Any, from_trick: int,
                   out: np.ndarray) -> None:
-        """The pars of a batch's rows as this version's ``mighty-sim par`` solves them:
-        in its chunks of games, each with fresh arrays (one ``par_nb`` call
-        for the whole batch in versions without chunks)."""
+        """The pars of a batch's rows in this version's ``mighty-sim par`` chunks of
+        games (one ``par_nb`` call for the whole batch in versions without chunks), each
+        chunk with fresh arrays: ``par`` keeps a worker's table from chunk to chunk, but
+        versions from before that allocated one a chunk, and fresh arrays in both keep
+        the comparison the search's alone."""
         if self.par_rows_nb is None or self.chunk_games is None or self.g_game is None:
             self.par_nb(batch.ri, batch.ru, batch.ti, params, from_trick, out)
             return

@@ -152,7 +152,8 @@ def _pars(profile: RuleProfile, params: np.ndarray, ri: np.ndarray, ru: np.ndarr
 
     def solve(task: tuple[int, int, int]) -> int:
         t, r0, r1 = task
-        work, solve0 = kept_work(par_bits_nb(params, 1), r1)  # the thread's table
+        # the thread's table, and numbers for rows 0 .. r1 - 1 (row r solved as solve0 + r)
+        work, solve0 = kept_work(par_bits_nb(params, 1), r1)
         par_rows_nb(ri[t], ru[t], ti[t], params, 1, r0, r1, profile.min_bid - 1,
                     profile.max_bid, out[t], 0, work, solve0)
         return r1 - r0
