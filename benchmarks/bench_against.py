@@ -14,14 +14,14 @@ every built-in profile with random, heuristic and (one deck) PIMC players.
 
     .venv/bin/python benchmarks/bench_against.py HEAD~1 [--profile standard]
         [--players heuristic,random] [--games 30000] [--rounds 12] [--check-all]
-        [--simulate DEALS [--workers 2]] [--writer GAMES] [--odds SAMPLES]
+        [--simulate DEALS [--workers 2] [--tricks]] [--writer GAMES] [--odds SAMPLES]
         [--par TRICK [--par-games 300]]
 
-``--simulate`` also times whole runs of ``simulate`` (play and Parquet), old and new
-alternating, wall time; ``--writer`` the ``deals`` table (``--writer-tables`` names
-``tricks`` too) and its Parquet file of both
-(CPU time a played deal, bytes a played deal, and whether the files read back hold the
-same values, dictionary columns decoded); ``--odds`` the ``odds`` of one hand (wall
+``--simulate`` also times whole runs of ``simulate`` (play and Parquet; with ``--tricks``
+the tricks table too), old and new alternating, wall time; ``--writer`` the ``deals``
+table (``--writer-tables`` names ``tricks`` too) and its Parquet file of both (CPU time
+a played deal, bytes a played deal, and whether the files read back hold the same
+values, dictionary columns decoded); ``--odds`` the ``odds`` of one hand (wall
 time, tables compared); ``--par`` the double-dummy par of recorded heuristic deals from
 a trick's start as ``mighty-sim par`` solves them (CPU time, pars compared).
 
@@ -154,9 +154,10 @@ class Engine:
             self.par_rows_nb(*args[:self.par_rows_nb.py_func.__code__.co_argcount])
 
 
-ROW_ARRAYS = ("ru", "rf", "rw", "rh", "ti")
+ROW_ARRAYS = ("ru", "rf", "rw", "rh")
 """The batch arrays of the same layout in every revision compared: the others (the int
-columns, narrowed and split in two) are compared as the tables they decode to."""
+columns, narrowed and split in two; the trick rows, narrowed and without the row each
+trick belongs to) are compared as the tables they decode to."""
 
 
 def same_rows(new: Any, old: Any, profile: str, players: str, games: int) -> bool:
@@ -204,14 +205,15 @@ def check_all(new: Any, old: Any) -> bool:
 
 
 def simulate_seconds(module: str, base: Path, profile: str, deals: int, workers: int,
-                     out: Path) -> float:
-    """Wall time of ``python -m MODULE simulate`` (JIT kernels, compiled before)."""
+                     out: Path, tricks: bool = False) -> float:
+    """Wall time of ``python -m MODULE simulate`` (JIT kernels, compiled before), with
+    ``--tricks`` when ``tricks``."""
     env = {**os.environ, "PYTHONPATH": str(base), "MIGHTY_SIM_AOT": "0"}
     t = time.perf_counter()
     subprocess.run([sys.executable, "-m", module, "simulate", "--profile", profile,
                     "--deals", str(deals), "--workers", str(workers), "--seed", "1",
-                    "--out", str(out), "--overwrite"], env=env, check=True,
-                   capture_output=True)
+                    "--out", str(out), "--overwrite", *(["--tricks"] if tricks else [])],
+                   env=env, check=True, capture_output=True)
     return time.perf_counter() - t
 
 
@@ -398,6 +400,8 @@ def main() -> None:
     ap.add_argument("--simulate", type=int, default=0, metavar="DEALS",
                     help="also time `simulate` of DEALS deals end to end (wall time)")
     ap.add_argument("--workers", type=int, default=2, help="workers of --simulate")
+    ap.add_argument("--tricks", action="store_true",
+                    help="--simulate writes the tricks table too (`simulate --tricks`)")
     ap.add_argument("--odds", type=int, default=0, metavar="SAMPLES",
                     help="also time `odds` of one hand with SAMPLES deals a strain")
     ap.add_argument("--writer", type=int, default=0, metavar="GAMES",
@@ -458,15 +462,17 @@ def main() -> None:
         ratios = []
         for _ in range(args.rounds):
             old = simulate_seconds(ALIAS, base, args.profile, args.simulate, args.workers,
-                                   runs / ALIAS)
+                                   runs / ALIAS, args.tricks)
             new = simulate_seconds("mighty_sim", ROOT / "src", args.profile, args.simulate,
-                                   args.workers, runs / "mighty_sim")
+                                   args.workers, runs / "mighty_sim", args.tricks)
             ratios.append(old / new)
         ratios.sort()
-        print(f"  simulate {args.simulate:,} deals, {args.workers} workers: old/new wall time "
-              f"{' '.join(f'{v:.2f}' for v in ratios)}; median {median(ratios):.2f} "
+        what = " --tricks" if args.tricks else ""
+        print(f"  simulate{what} {args.simulate:,} deals, {args.workers} workers: old/new "
+              f"wall time {' '.join(f'{v:.2f}' for v in ratios)}; median {median(ratios):.2f} "
               f"(this round: {args.simulate / new:,.0f} deals/s new)")
         result["simulate"] = {"deals": args.simulate, "workers": args.workers,
+                              "tricks": args.tricks,
                               "old_over_new": ratios, "median": median(ratios)}
         shutil.rmtree(runs, ignore_errors=True)
     save(result, args.out)

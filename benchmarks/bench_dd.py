@@ -184,7 +184,7 @@ def _played_deals(profile: RuleProfile, deals: int) -> tuple[Batch, np.ndarray, 
     batch = play_batch(profile, seed=1, game_start=0, games=deals,
                        players=parse_players("heuristic", profile.players), record_tricks=True)
     rows = np.flatnonzero(batch.ri[:, R_OUTCOME] == OUTCOME_PLAYED)[:deals]
-    return batch, rows, first_tricks_nb(batch.rows, batch.ti)
+    return batch, rows, first_tricks_nb(batch.ri, profile.hand_size)
 
 
 def _targets(profile: RuleProfile, params: np.ndarray, deals: int, start: int

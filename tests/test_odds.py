@@ -114,7 +114,7 @@ def _odds_rows(profile: RuleProfile, hand: str, samples: int, seed: int,
     ri = np.zeros((5, samples, N_R), np.int64)
     ru = np.zeros((5, samples, N_U), np.uint64)
     rf = np.zeros((5, samples, N_F), np.float64)
-    ti = np.zeros((5, samples * profile.tricks, N_T), np.int64)
+    ti = np.zeros((5, samples * profile.tricks, N_T), np.int8)
     odds_strains_nb(np.uint64(seed), np.uint64(parse_cards(hand)), np.uint64(0), samples,
                     params, np.array(cards_of(profile.deck_mask), np.int64), policies, pp,
                     ri, ru, rf, ti, True)

@@ -88,13 +88,13 @@ def _position(profile: RuleProfile, row: dict, tricks: list[dict], start: int
                   FRIEND_MODES.index(row["friend_mode"]),
                   _card(row["friend_card"]) if row["friend_card"] else -1,
                   SUITS.index(row["lead_request"]) if row["lead_request"] else -1, False)
-    ti = np.zeros((1, N_T), np.int64)
+    ti = np.zeros((1, N_T), np.int8)
     for trick in tricks[:start - 1]:
         suit = SUITS.index(trick["joker_suit"]) if trick["joker_suit"] else -1
         for i, card in enumerate(trick["cards"]):
             seat = (trick["leader"] + i) % profile.players
             apply_play_nb(s, h, tr, seat, _card(card), suit, trick["demand"], params,
-                          False, ti, 0, 0)
+                          False, ti, 0)
     return s, h, tr, params
 
 

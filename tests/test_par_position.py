@@ -78,7 +78,7 @@ def test_a_deal_given_as_text_is_the_recorded_deal(name: str) -> None:
     params = compile_profile(profile)
     batch = play_batch(profile, seed=5, game_start=0, games=120,
                        players=parse_players("heuristic", n), record_tricks=True)
-    first = first_tricks_nb(batch.rows, batch.ti)
+    first = first_tricks_nb(batch.ri, profile.hand_size)
     rs, rh, rt = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
     compared = 0
     for row in np.flatnonzero(batch.ri[:, R_OUTCOME] == OUTCOME_PLAYED):

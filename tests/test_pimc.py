@@ -55,7 +55,7 @@ def _world_case(seed: int, plays: int, me: int, policies: str,
     pol = np.array([["random", "heuristic"].index(p) for p in policies.split(",")]
                    + [1] * (MAX_PLAYERS - n), np.int64)
     out = np.zeros((worlds, n + 1), np.uint64)
-    ti = np.zeros((12, N_T), np.int64)
+    ti = np.zeros((12, N_T), np.int8)
     state = np.zeros(N_H + MAX_PLAYERS, np.uint64)
     used = worlds_after_nb(np.uint64(seed), hands, discards, 0, trump, MODE_CALLED, called,
                            params, pol, plays, me, out, ti, state)

@@ -48,15 +48,15 @@ def _play(fast: bool, profile_name: str, seats: str, deal_seed: int) -> tuple[np
     size = profile.hand_size
     st = np.zeros(1, np.uint64)
     seed_stream_nb(st, np.uint64(deal_seed), np.uint64(1))
-    ti = np.zeros((size, N_T), np.int64)
+    ti = np.zeros((size, N_T), np.int8)
     # some cards first (a deal taken up mid-trick, as PIMC's rollouts do), then the rest
     # with or without noise
-    used = play_until_nb(st, s, h, tr, policies, params, 0.0, True, ti, 0, 7, deal_seed % 13)
+    used = play_until_nb(st, s, h, tr, policies, params, 0.0, True, ti, 0, deal_seed % 13)
     noise = 0.3 if deal_seed % 2 else 0.0
     if fast:
-        used = play_tricks_nb(st, s, h, tr, policies, params, noise, True, ti, used, 7)
+        used = play_tricks_nb(st, s, h, tr, policies, params, noise, True, ti, used)
     else:
-        used = play_until_nb(st, s, h, tr, policies, params, noise, True, ti, used, 7)
+        used = play_until_nb(st, s, h, tr, policies, params, noise, True, ti, used)
     return np.array([used]), s, h, tr, ti, st
 
 

@@ -152,7 +152,7 @@ class Table:
         self.s = np.zeros(N_S, np.int64)
         self.h = np.zeros(N_H, np.uint64)
         self.tr = np.zeros(2 * MAX_PLAYERS, np.int64)  # kinds, then the physical cards
-        self.ti = np.zeros((1, N_T), np.int64)
+        self.ti = np.zeros((1, N_T), np.int8)
         planes = np.zeros(N_H, np.uint64)
         for s, hand in enumerate(dealt):
             planes[s] = hand & (2**64 - 1)
@@ -193,7 +193,7 @@ class Table:
         self.ref.play(seat, held[0], joker_suit)
         suit = -1 if joker_suit is None else "SHDC".index(joker_suit)
         apply_play_nb(self.s, self.h, self.tr, seat, held[0], suit, False, self.params, False,
-                      self.ti, 0, 0)
+                      self.ti, 0)
 
     def trick(self, leader: int, cards: str, joker_suit: str | None = None) -> int:
         """Play a whole trick from ``leader``; returns its winner, the same in both."""

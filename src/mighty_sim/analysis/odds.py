@@ -103,7 +103,7 @@ def hand_odds(
     ru_all = np.zeros((strains, samples, N_U), np.uint64)
     rf_all = np.zeros((strains, samples, N_F), np.float64)
     ti_all = np.zeros((strains, samples * profile.tricks if double_dummy else 1, N_T),
-                      np.int64)
+                      np.int8)
     odds_strains_nb(np.uint64(seed), np.uint64(hand), np.uint64(blind), samples, params,
                     deck_cards, policies, pp, ri_all, ru_all, rf_all, ti_all, double_dummy)
     pars = (_pars(profile, params, ri_all, ru_all, ti_all, workers, progress)

@@ -478,7 +478,7 @@ def trick_pars(batch: Batch, row: int, profile: RuleProfile, from_trick: int
     from ..kernels.play_nb import N_H, N_S, S_TRICK_NO
 
     params = compile_profile(profile)
-    first = first_tricks_nb(batch.rows, batch.ti)
+    first = first_tricks_nb(batch.ri, profile.hand_size)
     s, h, tr = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
     work = search_work(par_bits_nb(params, from_trick))  # one table, a solve number a trick
     pars: dict[int, int] = {}

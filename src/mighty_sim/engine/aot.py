@@ -40,7 +40,7 @@ from ..kernels import cache_dir, is_cached, sources_key
 # rh (flat), ti
 SIGNATURE = (
     "UniTuple(i8, 3)(u8, i8, i8, i8, f8, i8[::1], f8[:, ::1], i8[::1], i8[::1], b1, "
-    "i8[::1, :], i1[::1, :], u8[::1, :], f8[::1, :], i2[::1, :], i2[::1], i8[:, ::1])"
+    "i8[::1, :], i1[::1, :], u8[::1, :], f8[::1, :], i2[::1, :], i2[::1], i1[:, ::1])"
 )
 ENV_SWITCH = "MIGHTY_SIM_AOT"
 

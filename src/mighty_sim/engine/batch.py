@@ -52,7 +52,8 @@ __all__ = ["Batch", "R_OUTCOME", "play_batch"]
 class Batch:
     """Output columns of a batch of games (see :mod:`.kernels.layout`); ``rg``, ``ri``,
     ``ru``, ``rf`` and ``rw`` are column-major (Fortran order), each column contiguous;
-    ``rh`` holds the rows' auctions one after another (``ri[:, R_HIST_LEN]`` calls a row).
+    ``rh`` holds the rows' auctions one after another (``ri[:, R_HIST_LEN]`` calls a row),
+    ``ti`` the played rows' tricks one after another (each the hand size's, row-major).
     """
 
     rg: np.ndarray
@@ -147,7 +148,7 @@ def play_batch(
         rf = np.zeros((N_F, cap), np.float64).T
         rw = np.zeros((MAX_PLAYERS, cap), np.int16).T
         rh = np.zeros(cap * HISTORY, np.int16)  # the auctions, row after row
-        ti = np.zeros((tcap, N_T), np.int64)
+        ti = np.zeros((tcap, N_T), np.int8)
         g, rows, trows = kernel(
             np.uint64(seed), game_start + done, todo, ledger, target, policies, pp, params,
             deck_cards, record_tricks, rg, ri, ru, rf, rw, rh, ti,
@@ -172,15 +173,9 @@ def play_batch(
             break
     if len(parts) == 1:
         return parts[0]
-    offsets = np.cumsum([0] + [p.rows for p in parts[:-1]])
-    tis = []
-    for off, p in zip(offsets, parts, strict=True):
-        t = p.ti.copy()
-        t[:, 0] += off
-        tis.append(t)
     def joined(name: str) -> np.ndarray:
         return np.asfortranarray(np.concatenate([getattr(p, name) for p in parts]))
 
     return Batch(joined("rg"), joined("ri"), joined("ru"), joined("rf"), joined("rw"),
-                 np.concatenate([p.rh for p in parts]), np.concatenate(tis),
+                 np.concatenate([p.rh for p in parts]), np.concatenate([p.ti for p in parts]),
                  sum(p.games for p in parts))

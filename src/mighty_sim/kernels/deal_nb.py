@@ -388,18 +388,18 @@ def play_contract_nb(
     start_play_nb(s, h, tr, params, hands, discards, d, bid, trump, changed, mode, called,
                   request, track)
     if not track:  # random and heuristic seats only: the one-loop play
-        t_used = play_tricks_nb(st, s, h, tr, policies, params, 0.0, record_tricks, ti, t_used,
-                                row)
+        t_used = play_tricks_nb(st, s, h, tr, policies, params, 0.0, record_tricks, ti,
+                                t_used)
     while s[S_TRICK_NO] <= hand_size:
-        t_used = play_until_nb(st, s, h, tr, policies, params, 0.0, record_tricks, ti, t_used,
-                               row)
+        t_used = play_until_nb(st, s, h, tr, policies, params, 0.0, record_tricks, ti,
+                               t_used)
         if s[S_TRICK_NO] > hand_size:
             break
         seat = to_play_nb(s)  # a PIMC seat
         legal = legal_now_nb(s, h, tr, seat, params)
         card, suit, demand = pimc_decide_nb(pp[seat], st, s, h, tr, seat, legal, params)
         t_used = apply_play_nb(s, h, tr, seat, card, suit, demand, params, record_tricks, ti,
-                               t_used, row)
+                               t_used)
     write_result_nb(s, params, row, ri, rf, bid, trump, changed, mode, called, request)
     ru[row, U_DISCARDS] = x0
     if two:

@@ -54,7 +54,7 @@ def play_games_nb(
     Writes one row per attempt; a game that does not fit in the buffers is left out whole,
     and the call returns there. Returns (games played, rows written, trick rows written).
     The row arrays are those of :mod:`.layout`: ``rg`` int64, ``ri`` int8, ``ru`` uint64,
-    ``rf`` float64, ``rw`` int16, each column-major; ``rh`` int16, ``ti`` int64 row-major.
+    ``rf`` float64, ``rw`` int16, each column-major; ``rh`` int16, ``ti`` int8 row-major.
     ``deck_cards``: the deck's cards, low to high; with two decks, its physical cards then
     the kinds that may be called. ``ru`` has ``2 * N_U`` columns with two decks.
     """

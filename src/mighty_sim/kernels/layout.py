@@ -6,7 +6,7 @@ so that a process which runs an ahead-of-time compiled kernel (:mod:`mighty_sim.
 never imports Numba.
 
 >>> N_R, N_T, POLICY_NAMES[POLICY_HEURISTIC]
-(23, 15, 'heuristic')
+(23, 14, 'heuristic')
 """
 
 from __future__ import annotations
@@ -36,8 +36,11 @@ U_BLIND, U_DISCARDS, N_U = MAX_PLAYERS, MAX_PLAYERS + 1, MAX_PLAYERS + 2
 # float64 ``rf``: the payouts by seat, then the declarer's strength at auction time
 F_STRENGTH, N_F = MAX_PLAYERS, MAX_PLAYERS + 1
 # int16 ``rw``: the weak-hand scores by seat, in quarter points
-# one row per trick: int64 columns ``ti``
-T_ROW, T_NO, T_LEADER, T_WINNER, T_POINTS, T_JOKER_SUIT, T_DEMAND, T_CARDS = range(8)
+# one row per trick, row-major int8 ``ti`` (a trick's columns side by side, its cards the
+# last): the tricks of each played row in order, every one of them (a played row has the
+# hand size's tricks, a redeal none), so that a trick's row follows from the rows'
+# outcomes and needs no column
+T_NO, T_LEADER, T_WINNER, T_POINTS, T_JOKER_SUIT, T_DEMAND, T_CARDS = range(7)
 N_T = T_CARDS + MAX_PLAYERS
 
 POLICY_NAMES = ("random", "heuristic", "pimc")

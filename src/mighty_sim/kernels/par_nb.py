@@ -30,7 +30,6 @@ from .layout import (
     T_JOKER_SUIT,
     T_LEADER,
     T_NO,
-    T_ROW,
     U_BLIND,
     U_DISCARDS,
 )
@@ -69,7 +68,7 @@ def _replay_trick_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, ti: np.ndarra
         if not (h[seat] >> np.uint64(c)) & np.uint64(1):
             return False
         apply_play_nb(s, h, tr, seat, c, ti[t, T_JOKER_SUIT], ti[t, T_DEMAND] == 1, params,
-                      False, scratch, 0, 0)
+                      False, scratch, 0)
     return True
 
 
@@ -93,9 +92,9 @@ def recorded_position_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, r: int,
                   int(ri[r, R_TRUMP]), ri[r, R_TRUMP_CHANGED] == 1, mode,
                   int(ri[r, R_FRIEND_CARD]), int(ri[r, R_LEAD_REQUEST]), False)
     start = max(from_trick, 2) if mode == MODE_FIRST_TRICK else from_trick
-    scratch = np.zeros((1, ti.shape[1]), np.int64)
+    scratch = np.zeros((1, ti.shape[1]), np.int8)
     while s[S_TRICK_NO] < start:
-        if (t < 0 or t >= ti.shape[0] or ti[t, T_ROW] != r
+        if (t < 0 or t >= ti.shape[0]
                 or not _replay_trick_nb(s, h, tr, ti, t, params, scratch)):
             return -1
         t += 1
@@ -103,11 +102,15 @@ def recorded_position_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, r: int,
 
 
 @njit(cache=True, nrt=True)
-def first_tricks_nb(rows: int, ti: np.ndarray) -> np.ndarray:
-    """Each row's first trick row in ``ti`` (-1 for none)."""
-    first = np.full(rows, -1, np.int64)
-    for t in range(ti.shape[0] - 1, -1, -1):
-        first[ti[t, T_ROW]] = t
+def first_tricks_nb(ri: np.ndarray, tricks: int) -> np.ndarray:
+    """Each row's first trick row in its batch's ``ti`` (-1 for a row not played): every
+    played row has its ``tricks`` tricks there, in row order (:mod:`.layout`)."""
+    first = np.full(ri.shape[0], -1, np.int64)
+    t = 0
+    for r in range(ri.shape[0]):
+        if ri[r, R_OUTCOME] == OUTCOME_PLAYED:
+            first[r] = t
+            t += tricks
     return first
 
 
@@ -148,11 +151,11 @@ def par_rows_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarr
     rows), so that no entry of another deal answers. Releases the GIL: threads may
     solve row ranges side by side, each in its own arrays."""
     n = params[P_PLAYERS]
-    first = first_tricks_nb(ri.shape[0], ti)
+    first = first_tricks_nb(ri, params[P_HAND_SIZE])
     s = np.zeros(N_S, np.int64)
     h = np.zeros(N_H, np.uint64)
     tr = np.zeros(MAX_PLAYERS, np.int64)
-    scratch = np.zeros((1, ti.shape[1]), np.int64)
+    scratch = np.zeros((1, ti.shape[1]), np.int8)
     nodes = np.zeros(1, np.int64)
     for r in range(r0, r1):
         out[r, :] = -1
@@ -169,7 +172,8 @@ def par_rows_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarr
                                               var(TOP), lo, hi,
                                               work, solve0 + r, limit)
         out[r, PAR_NODES] = nodes[0]
-        while ok and t < ti.shape[0] and ti[t, T_ROW] == r:
+        end = min(first[r] + params[P_HAND_SIZE], ti.shape[0])
+        while ok and t < end:
             ok = _replay_trick_nb(s, h, tr, ti, t, params, scratch)
             t += 1
         points, tricks = params[P_TOTAL_POINTS], 0

@@ -179,7 +179,7 @@ def pimc_decide_nb(
     s2 = s.copy()
     h2 = h.copy()
     tr2 = tr.copy()
-    ti = np.zeros((1, N_T), np.int64)
+    ti = np.zeros((1, N_T), np.int8)
     heuristic = np.full(MAX_PLAYERS, POLICY_HEURISTIC, np.int64)
     _values_nb(pp_row, st, s, h, tr, seat, params, mc, ms, md, nm, values, w, sw, hw, s2, h2,
                tr2, ti, heuristic)
@@ -228,9 +228,9 @@ def _values_nb(
                 copy_nb(h2, hw, hw.shape[0])
                 copy_nb(tr2, tr, tr.shape[0])
                 apply_play_nb(s2, h2, tr2, seat, mc[i], ms[i], md[i] == 1, params, False, ti,
-                              0, 0)
+                              0)
                 play_tricks_nb(st, s2, h2, tr2, heuristic, params, noise if r > 0 else 0.0,
-                               False, ti, 0, 0)
+                               False, ti, 0)
                 d, f, x, points, _, _ = result_nb(s2, params)
                 side = seat == s2[S_DECLARER] or seat == s2[S_FRIEND]
                 values[i] += payout_of_nb(s2, seat, d, f, x) + 0.001 * (
@@ -255,7 +255,7 @@ def worlds_after_nb(
     tr = np.full(MAX_PLAYERS, -1, np.int64)
     start_play_nb(s, h, tr, params, hands, discards, declarer, params[P_MIN_BID], trump,
                   False, mode, called, -1, True)
-    used = play_until_nb(st, s, h, tr, policies, params, 0.0, True, ti, 0, 0, plays)
+    used = play_until_nb(st, s, h, tr, policies, params, 0.0, True, ti, 0, plays)
     w = np.zeros(MAX_PLAYERS + 1, np.uint64)
     for i in range(out.shape[0]):
         if not sample_world_nb(st, s, h, tr, me, w):

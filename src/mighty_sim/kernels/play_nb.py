@@ -42,7 +42,6 @@ from .layout import (
     T_LEADER,
     T_NO,
     T_POINTS,
-    T_ROW,
     T_WINNER,
 )
 from .params import (
@@ -218,7 +217,7 @@ def demand_card_nb(s: np.ndarray, h: np.ndarray, seat: int, params: np.ndarray) 
 @njit(cache=True)
 def play_until_nb(
     st: np.ndarray, s: np.ndarray, h: np.ndarray, tr: np.ndarray, policies: np.ndarray,
-    params: np.ndarray, noise: float, record: bool, ti: np.ndarray, t_used: int, row: int,
+    params: np.ndarray, noise: float, record: bool, ti: np.ndarray, t_used: int,
     limit: int = 1 << 30,
 ) -> int:
     """Play the ``random`` and ``heuristic`` seats' cards until the deal ends, a PIMC seat
@@ -258,7 +257,7 @@ def play_until_nb(
             place_card_nb(s, h, tr, seat, card, suit, demand)
         else:
             t_used = apply_play_nb(s, h, tr, seat, card, suit, demand, params, record, ti,
-                                   t_used, row)
+                                   t_used)
     return t_used
 
 
@@ -333,7 +332,7 @@ def place_card_nb(
 @njit(cache=True)
 def apply_play_nb(
     s: np.ndarray, h: np.ndarray, tr: np.ndarray, seat: int, card: int, suit: int,
-    demand: bool, params: np.ndarray, record: bool, ti: np.ndarray, t_used: int, row: int,
+    demand: bool, params: np.ndarray, record: bool, ti: np.ndarray, t_used: int,
 ) -> int:
     """Play ``card`` (naming ``suit`` for a led joker, ``demand`` for a led hunter; a
     physical card with two decks) for ``seat``, the seat to play; at a trick's end find its
@@ -343,7 +342,7 @@ def apply_play_nb(
         infer_nb(s, h, tr, seat, card, params)
     if place_card_nb(s, h, tr, seat, card, suit, demand):
         return t_used
-    t_used, seen = end_trick_nb(s, tr, params, record, ti, t_used, row)
+    t_used, seen = end_trick_nb(s, tr, params, record, ti, t_used)
     h[H_SEEN] |= seen
     return t_used
 
@@ -351,7 +350,7 @@ def apply_play_nb(
 @njit(cache=True)
 def end_trick_nb(
     s: np.ndarray, tr: np.ndarray, params: np.ndarray, record: bool, ti: np.ndarray,
-    t_used: int, row: int,
+    t_used: int,
 ) -> tuple[int, np.uint64]:
     """Close a full trick: its winner, its points to the winner, the trick row ``t_used``
     with the cards played when ``record``, a first-trick friend, the next trick's leader.
@@ -373,7 +372,7 @@ def end_trick_nb(
     s[S_CAPTURED + winner] += pts
     s[S_WON + winner] += 1
     if record:
-        record_trick_nb(ti, t_used, row, trick_no, leader, winner, pts, s[S_JOKER_SUIT],
+        record_trick_nb(ti, t_used, trick_no, leader, winner, pts, s[S_JOKER_SUIT],
                         s[S_DEMANDED] == 1, tr, TR_PHYSICAL if s[S_DECKS] == 2 else 0, n)
         t_used += 1
     if trick_no == 1 and s[S_MODE] == MODE_FIRST_TRICK:
@@ -391,14 +390,14 @@ def end_trick_nb(
     return t_used, seen
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def record_trick_nb(
-    ti: np.ndarray, t_used: int, row: int, trick_no: int, leader: int, winner: int,
+    ti: np.ndarray, t_used: int, trick_no: int, leader: int, winner: int,
     points: int, joker_suit: int, demanded: bool, tr: np.ndarray, at: int, n: int,
 ) -> None:
     """Write a finished trick (its cards ``tr[at:at + n]``) into trick row ``t_used`` of
-    ``ti``."""
-    ti[t_used, T_ROW] = row
+    ``ti``. A call of its own: inlined into the trick loops, its int8 stores made the
+    batch kernel's random play 9% slower with no trick recorded (`bench_against.py`)."""
     ti[t_used, T_NO] = trick_no
     ti[t_used, T_LEADER] = leader
     ti[t_used, T_WINNER] = winner

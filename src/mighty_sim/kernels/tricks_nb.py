@@ -218,7 +218,7 @@ def _partners_nb(n: int, declarer: int, friend: int, revealed: bool, kind: int) 
 @njit(cache=True)
 def play_tricks_nb(
     st: np.ndarray, s: np.ndarray, h: np.ndarray, tr: np.ndarray, policies: np.ndarray,
-    params: np.ndarray, noise: float, record: bool, ti: np.ndarray, t_used: int, row: int,
+    params: np.ndarray, noise: float, record: bool, ti: np.ndarray, t_used: int,
 ) -> int:
     """Play every remaining card of a deal whose seats are all ``random`` or
     ``heuristic`` and whose state does not track inferences (``s[S_TRACK]`` 0), from any
@@ -353,7 +353,7 @@ def play_tricks_nb(
         s[S_CAPTURED + winner] += pts
         s[S_WON + winner] += 1
         if record:
-            record_trick_nb(ti, t_used, row, trick_no, leader, winner, pts, joker_suit,
+            record_trick_nb(ti, t_used, trick_no, leader, winner, pts, joker_suit,
                             demanded, tr, at, n)
             t_used += 1
         if trick_no == 1 and mode == MODE_FIRST_TRICK:

@@ -140,7 +140,7 @@ def random_ending(profile: RuleProfile, params: np.ndarray, seed: int, tricks_le
     policies, _ = policy_arrays(parse_players("random", profile.players), profile)
     st = np.zeros(1, np.uint64)
     seed_stream_nb(st, np.uint64(seed), np.uint64(2))
-    ti = np.zeros((profile.hand_size, N_T), np.int64)
+    ti = np.zeros((profile.hand_size, N_T), np.int8)
     plays = (profile.hand_size - tricks_left) * profile.players + seed % profile.players
-    play_until_nb(st, s, h, tr, policies, params, 0.0, False, ti, 0, 0, plays)
+    play_until_nb(st, s, h, tr, policies, params, 0.0, False, ti, 0, plays)
     return s, h, tr
