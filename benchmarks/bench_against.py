@@ -418,6 +418,9 @@ def main() -> None:
     args = ap.parse_args()
     if numba_config.DISABLE_JIT:
         ap.error("NUMBA_DISABLE_JIT is set; this times the compiled kernels")
+    # both versions' JIT kernels: a module compiled ahead of time for one of them (`mighty-sim
+    # compile`, run by make) would otherwise be timed against the other's JIT kernel
+    os.environ["MIGHTY_SIM_AOT"] = "0"
     commit, base = export(args.rev)
     sys.path.insert(0, str(base))
     new_engine = Engine("mighty_sim")
