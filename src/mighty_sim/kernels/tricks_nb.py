@@ -205,7 +205,7 @@ def trick_after_nb(r: TrickRules, tr: np.ndarray, k: int, named: int, demand: bo
     return suit, win, power
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _partners_nb(n: int, declarer: int, friend: int, revealed: bool, kind: int) -> int:
     """Every seat's known partners (``play_nb.partners_of_nb``), seat s's mask at bits
     8s to 8s+7."""
@@ -213,6 +213,31 @@ def _partners_nb(n: int, declarer: int, friend: int, revealed: bool, kind: int) 
     for p in range(n):
         packed |= partners_of_nb(p, n, declarer, friend, revealed, kind) << (8 * p)
     return packed
+
+
+@njit(cache=True)
+def _under_way_nb(s: np.ndarray, tr: np.ndarray, k0: int, trump: int, trick_no: int,
+                  params: np.ndarray, hunt_now: bool, hunter: int, joker_power: bool,
+                  hunted_powerless: bool
+                  ) -> tuple[int, bool, int, bool, int, int, np.uint64]:
+    """The running state of a trick whose first ``k0`` cards are played (a PIMC
+    rollout's or the odds' first trick; the batch kernel starts every trick empty):
+    (the joker's named suit, the demand, the suit to follow, the joker's power, the
+    index of the card winning, the trick's points, its cards). Not inlined: kept out of
+    the trick loop's code."""
+    joker_suit = s[S_JOKER_SUIT]
+    demanded = s[S_DEMANDED] == 1
+    suit = suit_to_follow_nb(tr, k0, trump, trick_no, joker_suit, params)
+    if demanded and hunt_now and tr[0] == hunter:
+        joker_power = joker_power and not hunted_powerless
+    win = trick_winner_nb(tr, k0, trump, trick_no, joker_suit, demanded, params)
+    trick_points = 0
+    in_trick = _NONE
+    for i in range(k0):
+        in_trick |= bit_nb(tr[i])
+        if bit_nb(tr[i]) & POINT_MASK:
+            trick_points += 1
+    return joker_suit, demanded, suit, joker_power, win, trick_points, in_trick
 
 
 @njit(cache=True)
@@ -263,16 +288,9 @@ def play_tricks_nb(
         trick_points = 0
         in_trick = _NONE
         if k0 > 0:  # a trick under way: its state from its cards
-            joker_suit = s[S_JOKER_SUIT]
-            demanded = s[S_DEMANDED] == 1
-            suit = suit_to_follow_nb(tr, k0, trump, trick_no, joker_suit, params)
-            if demanded and hunt_now and tr[0] == hunter:
-                joker_power = powered_lead and not r.hunted_powerless
-            win = trick_winner_nb(tr, k0, trump, trick_no, joker_suit, demanded, params)
-            for i in range(k0):
-                in_trick |= bit_nb(tr[i])
-                if bit_nb(tr[i]) & POINT_MASK:
-                    trick_points += 1
+            joker_suit, demanded, suit, joker_power, win, trick_points, in_trick = (
+                _under_way_nb(s, tr, k0, trump, trick_no, params, hunt_now, hunter,
+                              joker_power, r.hunted_powerless))
         seat = leader + k0
         if seat >= n:
             seat -= n
