@@ -385,6 +385,22 @@ def test_a_table_kept_across_chunks_answers_each_deal_from_its_own_entries(
         assert np.array_equal(first[k], again[k]), k
 
 
+def test_a_run_frees_the_tables_of_its_own_threads_only(tmp_path: Path) -> None:
+    """At its end ``par`` frees the table its thread kept, not those other threads of the
+    process keep for work of their own (a library user's ``odds`` beside it)."""
+    out = tmp_path / "run"
+    _invoke("simulate", "--deals", "8", "--out", str(out), "--workers", "1")
+    other = threading.Thread(target=dd_nb.kept_work, args=(4, 1))
+    other.start()
+    other.join()
+    try:
+        par_table(out, deals=8, from_trick=8)
+        assert other.ident in dd_nb._kept
+        assert threading.get_ident() not in dd_nb._kept
+    finally:
+        dd_nb.drop_kept([other.ident])
+
+
 def test_deals_solved_untimed_have_no_seconds(tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """A chunk kept by a ``par`` that did not time its deals is taken as it is, its deals'

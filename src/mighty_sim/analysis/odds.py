@@ -29,6 +29,7 @@ True
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
@@ -149,9 +150,11 @@ def _pars(profile: RuleProfile, params: np.ndarray, ri: np.ndarray, ru: np.ndarr
     out = np.zeros((strains, samples, N_PAR), np.int64)
     tasks = [(t, r0, min(r0 + DD_CHUNK, samples)) for r0 in range(0, samples, DD_CHUNK)
              for t in range(strains)]
+    threads: set[int] = set()  # the pool's, whose tables are dropped at the end
 
     def solve(task: tuple[int, int, int]) -> int:
         t, r0, r1 = task
+        threads.add(threading.get_ident())
         # the thread's table, and numbers for rows 0 .. r1 - 1 (row r solved as solve0 + r)
         work, solve0 = kept_work(par_bits_nb(params, 1), r1)
         par_rows_nb(ri[t], ru[t], ti[t], params, 1, r0, r1, profile.min_bid - 1,
@@ -166,10 +169,10 @@ def _pars(profile: RuleProfile, params: np.ndarray, ri: np.ndarray, ru: np.ndarr
                 progress(done)
     except BaseException:  # Ctrl-C: the deals not begun are dropped, none waited for
         pool.shutdown(wait=False, cancel_futures=True)
-        drop_kept()
+        drop_kept(threads)
         raise
     pool.shutdown()
-    drop_kept()  # the threads' tables
+    drop_kept(threads)  # the pool's tables
     if (out[:, :, PAR_MATCH] != 1).any():  # pragma: no cover - a kernel fault
         raise RuntimeError("a sample's recorded play did not replay for its par")
     return out[:, :, PAR_VALUE]

@@ -22,6 +22,7 @@ import json
 import math
 import multiprocessing
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, wait
@@ -441,10 +442,10 @@ def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
             for task in todo:
                 keep(_solved_chunk(*task))
         finally:
-            drop_kept()
+            drop_kept([threading.get_ident()])
     elif todo:
         _chunk(cdict, 0, 1, profile.hand_size, 0)  # compiled once here, loaded by workers
-        drop_kept()
+        drop_kept([threading.get_ident()])
         run_polled(_solved_chunk, todo, workers, keep)
     cols = {k: np.concatenate([parts[g][k] for g in starts])[:deals] for k in parts[starts[0]]}
     _check_stored(dataset, cols)

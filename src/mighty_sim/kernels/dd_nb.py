@@ -27,6 +27,7 @@ yardstick the search is tested against.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -191,12 +192,28 @@ def kept_work(bits: int, rows: int) -> tuple[Work, int]:
     return held[1], first
 
 
-def drop_kept() -> None:
-    """Frees the arrays every thread of this process keeps (:func:`kept_work`; a whole
-    deal's table is 256 MiB): at the end of a run, whose threads may live on (a Dask
-    worker's, a pool's). A thread solving now keeps its arrays to the end of its call."""
+def drop_kept(threads: Iterable[int] | None = None) -> None:
+    """Frees the arrays that the threads ``threads`` (their identities,
+    ``threading.get_ident()``; None: every thread of this process) keep
+    (:func:`kept_work`; a whole deal's table is 256 MiB): at the end of a run, whose
+    threads may live on (a Dask worker's, a pool's), leaving the tables of other runs'
+    threads in the process to them. A thread solving now keeps its arrays to the end of
+    its call.
+
+    >>> _ = kept_work(4, 1)
+    >>> drop_kept([])  # no thread named: this thread's table is kept
+    >>> threading.get_ident() in _kept
+    True
+    >>> drop_kept([threading.get_ident()])
+    >>> threading.get_ident() in _kept
+    False
+    """
     with _kept_lock:
-        _kept.clear()
+        if threads is None:
+            _kept.clear()
+        else:
+            for t in threads:
+                _kept.pop(t, None)
 
 
 @njit(cache=True)
