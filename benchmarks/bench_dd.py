@@ -48,7 +48,12 @@ both hold a deal, its positions must agree.
 
     .venv/bin/python benchmarks/bench_dd.py --tricks "" --played 2500 --from 1 \
         --max-positions 2000000000 --log benchmarks/logs/dd_whole_v4.log \
-        --par-run out/whole-deals/heuristic
+        --par-run out/whole-deals/heuristic [--also-run out/whole-deals/pimc]
+
+``--also-run RUN`` counts the deals of another ``par`` run with them (another seed, every
+seat bidding, exchanging and calling as the heuristic player, as PIMC players do: the
+positions after the exchange are of the same kind; how the cards were then played does
+not enter a par from trick 1), its deals solved in a row, as ``par`` timed them.
 """
 
 from __future__ import annotations
@@ -64,7 +69,7 @@ from numba import config as numba_config
 from rich.console import Console
 from rich.progress import MofNCompleteColumn, Progress
 
-from mighty_sim.analysis.par import kept_solves
+from mighty_sim.analysis.par import kept_solves, solved_in_a_row
 from mighty_sim.dataset.integrity import open_run
 from mighty_sim.dataset.schema import deal_id
 from mighty_sim.engine.batch import Batch, play_batch, policy_arrays
@@ -97,6 +102,14 @@ from mighty_sim.kernels.layout import (
     G_GAME,
     MAX_PLAYERS,
     OUTCOME_PLAYED,
+    POLICY_HEURISTIC,
+    POLICY_PIMC,
+    PP_AGGRESSIVENESS,
+    PP_BID_BASE,
+    PP_CHANGE_MARGIN,
+    PP_NT_MARGIN,
+    PP_SOLO_THRESHOLD,
+    PP_STRENGTH_SCALE,
     R_BID,
     R_OUTCOME,
 )
@@ -261,10 +274,51 @@ def _par_solves(run: Path, profile: RuleProfile, start: int, limit: int
     return solves
 
 
+BIDDING = [PP_AGGRESSIVENESS, PP_BID_BASE, PP_STRENGTH_SCALE, PP_NT_MARGIN, PP_SOLO_THRESHOLD,
+           PP_CHANGE_MARGIN]
+"""The policy parameters of the auction, exchange, contract and friend call."""
+
+
+def _other_solves(run: Path, profile: RuleProfile, start: int, limit: int
+                  ) -> list[tuple[float, int]]:
+    """(seconds, positions) of the deals a ``mighty-sim par`` run of other deals has
+    solved and timed from trick ``start``, in a row from its first: deals of the
+    profile whose every seat bids, exchanges and calls as the heuristic player (heuristic
+    or PIMC players of the default parameters), so that its positions after the
+    exchange are of the kind timed here. SystemExit for another run, for seed 1's
+    heuristic deals (``--par-run``'s), or for a deal left unanswered at another limit
+    than ``limit``."""
+    config = open_run(run).config
+    policies, pp = policy_arrays(config.players, config.profile)
+    _, ours = policy_arrays(parse_players("heuristic", profile.players), profile)
+    n = profile.players
+    if (config.profile != profile
+            or not np.isin(policies[:n], (POLICY_HEURISTIC, POLICY_PIMC)).all()
+            or not np.array_equal(pp[:n][:, BIDDING], ours[:n][:, BIDDING])):
+        raise SystemExit(f"--also-run {run}: not {profile.name} deals bid and exchanged "
+                         "as the heuristic player does")
+    if config.seed == 1 and (policies[:n] == POLICY_HEURISTIC).all():
+        raise SystemExit(f"--also-run {run}: the deals timed here (--par-run takes them)")
+    kept = kept_solves(run, start)
+    if not kept:
+        return []
+    order = np.argsort(kept["deal_id"], kind="stable")[:solved_in_a_row(run, start)]
+    solves = []
+    for i in order:
+        p, sec, n_pos = kept["par"][i], kept["seconds"][i], kept["positions"][i]
+        if np.isnan(sec):
+            raise SystemExit(f"--also-run {run}: deal {kept['deal_id'][i]} was not timed")
+        if p < 0 and not 0 < limit < n_pos:
+            raise SystemExit(f"--also-run {run}: a deal left unanswered at {n_pos - 1:,} "
+                             f"positions, not at --max-positions {limit:,}")
+        solves.append((float(sec), int(n_pos)))
+    return solves
+
+
 def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[int],
             what: str, log: Path | None = None, limit: int = 0, without: str = "",
-            part: tuple[int, int] = (0, 1), par_run: Path | None = None
-            ) -> dict[str, float]:
+            part: tuple[int, int] = (0, 1), par_run: Path | None = None,
+            also: tuple[Path, ...] = ()) -> dict[str, float]:
     """Solve times of heuristic-played deals from the start of each trick of ``starts``:
     the par, whether the contract makes, the par within the bids' range (``what``
     "par", "makes", "both" for the first two, or "odds"). With ``log``, each solve is
@@ -278,7 +332,9 @@ def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[i
     k runs on one log, one a core, share its deals (the figures of each are of the
     solves it has; a last run, when all are in the log, gives them all). With
     ``par_run``, the pars (question "par") the log lacks are taken from that ``mighty-sim
-    par`` run where it has them (:func:`_par_solves`), not solved."""
+    par`` run where it has them (:func:`_par_solves`), not solved; with ``also``, the
+    pars of other deals those ``par`` runs solved are counted with them
+    (:func:`_other_solves`)."""
     batch, rows, first = _played_deals(profile, deals)
     ids = deal_id(batch.rg[rows, G_GAME], batch.rg[rows, G_ATTEMPT])
     s, h, tr = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
@@ -336,6 +392,13 @@ def _played(profile: RuleProfile, params: np.ndarray, deals: int, starts: list[i
                 if log is not None:
                     with log.open("a") as f:
                         f.write(f"{name} {solve} {seconds[-1]!r} {searched[-1]}\n")
+            if question == "par" and uses == USE_ALL and also:
+                figures[f"{name}_deals_of_this_seed"] = float(len(seconds))
+                for run in also:
+                    other = _other_solves(run, profile, start, limit)
+                    figures[f"{name}_deals_of_{run.name}"] = float(len(other))
+                    seconds += [t for t, _ in other]
+                    searched += [n for _, n in other]
             figures.update(_summary(seconds, searched, name,
                                     0 if question == "makes" else limit))
     return figures
@@ -391,6 +454,10 @@ def main() -> None:
     ap.add_argument("--par-run", type=Path, default=None,
                     help="with --played and the par: take the deals the log lacks from "
                          "this `mighty-sim par` run of the same deals, as it timed them")
+    ap.add_argument("--also-run", type=Path, action="append", default=[], metavar="RUN",
+                    help="with --played and the par: count the deals this `mighty-sim "
+                         "par` run of other deals (bid and exchanged as the heuristic "
+                         "player does) solved in a row, as it timed them; repeatable")
     ap.add_argument("--max-positions", type=int, default=0,
                     help="with --played: leave a par unanswered past this many positions "
                          "(counted as slower than every answered one)")
@@ -442,7 +509,7 @@ def main() -> None:
         figures.update(_played(profile, params, args.played,
                                [int(t) for t in args.starts.split(",")], args.question,
                                args.log, args.max_positions, args.without,
-                               (part[0], part[1]), args.par_run))
+                               (part[0], part[1]), args.par_run, tuple(args.also_run)))
     print(f"double-dummy search, {args.profile}, {args.positions} endings a number of "
           f"tricks left; {args.played} played deals a starting trick")
     print_figures(figures)
