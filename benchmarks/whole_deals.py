@@ -17,7 +17,9 @@ so this script keeps what was solved in the repository, in ``data/whole-deals/RU
 out/whole-deals/RUN`` shows the card-play table and ``bench_par_times.py
 out/whole-deals/RUN`` the timing of those deals; a ``par`` still running goes on. The
 runs: ``heuristic`` (seed 1: its deals are those ``bench_dd.py --played`` times, and
-``par`` visits the same positions for each) and ``pimc`` (seed 2, every seat PIMC).
+``par`` visits the same positions for each) and ``pimc`` (seed 2, every seat PIMC; its
+players bid and exchange as the heuristic's, so ``bench_dd.py --also-run`` counts its
+deals in the whole-deal timing too).
 ``par`` takes the kept deals only for the search version that solved them
 (``kernels.dd_nb.SEARCH_VERSION``): a new search solves them again.
 """
