@@ -104,12 +104,7 @@ from mighty_sim.kernels.layout import (
     OUTCOME_PLAYED,
     POLICY_HEURISTIC,
     POLICY_PIMC,
-    PP_AGGRESSIVENESS,
-    PP_BID_BASE,
-    PP_CHANGE_MARGIN,
-    PP_NT_MARGIN,
-    PP_SOLO_THRESHOLD,
-    PP_STRENGTH_SCALE,
+    PP_BIDDING,
     R_BID,
     R_OUTCOME,
 )
@@ -274,11 +269,6 @@ def _par_solves(run: Path, profile: RuleProfile, start: int, limit: int
     return solves
 
 
-BIDDING = [PP_AGGRESSIVENESS, PP_BID_BASE, PP_STRENGTH_SCALE, PP_NT_MARGIN, PP_SOLO_THRESHOLD,
-           PP_CHANGE_MARGIN]
-"""The policy parameters of the auction, exchange, contract and friend call."""
-
-
 def _other_solves(run: Path, profile: RuleProfile, start: int, limit: int
                   ) -> list[tuple[float, int]]:
     """(seconds, positions) of the deals a ``mighty-sim par`` run of other deals has
@@ -294,7 +284,7 @@ def _other_solves(run: Path, profile: RuleProfile, start: int, limit: int
     n = profile.players
     if (config.profile != profile
             or not np.isin(policies[:n], (POLICY_HEURISTIC, POLICY_PIMC)).all()
-            or not np.array_equal(pp[:n][:, BIDDING], ours[:n][:, BIDDING])):
+            or not np.array_equal(pp[:n][:, list(PP_BIDDING)], ours[:n][:, list(PP_BIDDING)])):
         raise SystemExit(f"--also-run {run}: not {profile.name} deals bid and exchanged "
                          "as the heuristic player does")
     if config.seed == 1 and (policies[:n] == POLICY_HEURISTIC).all():

@@ -53,4 +53,8 @@ POLICY_RANDOM, POLICY_HEURISTIC, POLICY_PIMC = range(len(POLICY_NAMES))
     PP_AGGRESSIVENESS, PP_WORLDS, PP_ROLLOUTS, PP_NOISE, PP_BID_BASE, PP_STRENGTH_SCALE,
     PP_NT_MARGIN, PP_SOLO_THRESHOLD, PP_CHANGE_MARGIN, N_POLICY_PARAMS,
 ) = range(10)
+PP_BIDDING = (PP_AGGRESSIVENESS, PP_BID_BASE, PP_STRENGTH_SCALE, PP_NT_MARGIN,
+              PP_SOLO_THRESHOLD, PP_CHANGE_MARGIN)
+"""The parameters of the auction, exchange, contract and friend call: a PIMC player bids
+and exchanges as the heuristic does, with these."""
 DEFAULT_WORLDS = 40
