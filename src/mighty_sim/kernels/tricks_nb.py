@@ -221,7 +221,7 @@ def _under_way_nb(s: np.ndarray, tr: np.ndarray, k0: int, trump: int, trick_no: 
                   hunted_powerless: bool
                   ) -> tuple[int, bool, int, bool, int, int, np.uint64]:
     """The running state of a trick whose first ``k0`` cards are played (a PIMC
-    rollout's or the odds' first trick; the batch kernel starts every trick empty):
+    rollout's first trick; the batch kernel starts every trick empty):
     (the joker's named suit, the demand, the suit to follow, the joker's power, the
     index of the card winning, the trick's points, its cards). Not inlined: kept out of
     the trick loop's code."""
