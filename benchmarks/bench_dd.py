@@ -44,7 +44,8 @@ the machine's phase and whatever ran beside it. With ``--par-run RUN``, the deal
 log lacks are taken from a ``mighty-sim par`` run of the same deals where it has solved
 them (``simulate --deals N --seed 1``, heuristic players: `benchmarks/whole_deals.py`'s
 heuristic run), as ``par`` timed them: one table kept for every deal, as here. Where
-both hold a deal, its positions must agree.
+both hold a deal, its positions must agree. Only the deals this search solved count
+(``par`` takes the pars an older search found, with that search's positions).
 
     .venv/bin/python benchmarks/bench_dd.py --tricks "" --played 2500 --from 1 \
         --max-positions 2000000000 --log benchmarks/logs/dd_whole_v4.log \
@@ -75,6 +76,7 @@ from mighty_sim.dataset.schema import deal_id
 from mighty_sim.engine.batch import Batch, play_batch, policy_arrays
 from mighty_sim.engine.players import parse_players
 from mighty_sim.kernels.dd_nb import (
+    SEARCH_VERSION,
     TOP,
     TT_BITS,
     USE_ALL,
@@ -256,7 +258,7 @@ def _par_solves(run: Path, profile: RuleProfile, start: int, limit: int
             np.array_equal(a, b) for a, b in zip(ours, theirs, strict=True)):
         raise SystemExit(f"--par-run {run}: not heuristic players' {profile.name} deals "
                          "of seed 1, the deals timed here")
-    kept = kept_solves(run, start)
+    kept = kept_solves(run, start, SEARCH_VERSION)  # positions are the search's
     solves: dict[int, tuple[float, int]] = {}
     for d, p, s, n in zip(kept.get("deal_id", []), kept.get("par", []),
                           kept.get("seconds", []), kept.get("positions", []), strict=True):
@@ -289,10 +291,11 @@ def _other_solves(run: Path, profile: RuleProfile, start: int, limit: int
                          "as the heuristic player does")
     if config.seed == 1 and (policies[:n] == POLICY_HEURISTIC).all():
         raise SystemExit(f"--also-run {run}: the deals timed here (--par-run takes them)")
-    kept = kept_solves(run, start)
+    kept = kept_solves(run, start, SEARCH_VERSION)  # positions and times are the search's
     if not kept:
         return []
-    order = np.argsort(kept["deal_id"], kind="stable")[:solved_in_a_row(run, start)]
+    order = np.argsort(kept["deal_id"], kind="stable")[
+        :solved_in_a_row(run, start, SEARCH_VERSION)]
     solves = []
     for i in order:
         p, sec, n_pos = kept["par"][i], kept["seconds"][i], kept["positions"][i]

@@ -2,7 +2,9 @@
 solved (the ``seconds`` column of ``par.parquet``).
 
 What it counts: for each run folder given, the rows of one starting trick (``--from``,
-1 by default: whole deals after the exchange) that carry a time: the deals, the median,
+1 by default: whole deals after the exchange) that carry a time and were solved by one
+version of the search (``--search``, this one's by default; ``par`` takes the deals an
+older search answered, with that search's times): the deals, the median,
 90th and 99th percentile and slowest processor time of a deal's search on its core, the
 share solved under 20 ms and under 1 s, the positions a deal and the time a position.
 A deal left unanswered at the run's ``--max-positions`` counts as slower than every
@@ -24,18 +26,21 @@ import polars as pl
 from _results import print_figures, save
 
 from mighty_sim.analysis.par import read_par
+from mighty_sim.kernels.dd_nb import SEARCH_VERSION
 
 
-def times(runs: list[Path], from_trick: int) -> pl.DataFrame:
-    """The timed rows of ``from_trick`` of every run: ``seconds`` (inf for a deal left
-    unanswered), ``positions``, ``answered``."""
+def times(runs: list[Path], from_trick: int, search: int = SEARCH_VERSION) -> pl.DataFrame:
+    """The timed rows of ``from_trick`` of every run solved by search version ``search``:
+    ``seconds`` (inf for a deal left unanswered), ``positions``, ``answered``."""
     frames = []
     for run in runs:
         par = read_par(run)
-        if par is None or "seconds" not in par.columns:
-            raise SystemExit(f"{run}: no par.parquet with timed deals; run `mighty-sim par {run}`")
+        if par is None or "search" not in par.columns:
+            raise SystemExit(f"{run}: no par.parquet with timed deals and their search; "
+                             f"run `mighty-sim par {run}` (it takes the deals it kept)")
         frames.append(par.filter((pl.col("from_trick") == from_trick)
-                                 & pl.col("seconds").is_not_null())
+                                 & pl.col("seconds").is_not_null()
+                                 & (pl.col("search") == search))
                       .select("seconds", "positions", answered=pl.col("par").is_not_null()))
     return pl.concat(frames).with_columns(
         seconds=pl.when("answered").then(pl.col("seconds").cast(pl.Float64))
@@ -65,17 +70,20 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("runs", type=Path, nargs="+", help="run folders with a par.parquet")
     ap.add_argument("--from", dest="from_trick", type=int, default=1)
+    ap.add_argument("--search", type=int, default=SEARCH_VERSION,
+                    help="the search version whose deals are timed (default: this one)")
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results/par_times.json"))
     args = ap.parse_args()
-    t = times(args.runs, args.from_trick)
+    t = times(args.runs, args.from_trick, args.search)
     if t.height == 0:
-        raise SystemExit(f"no timed deals from trick {args.from_trick}")
+        raise SystemExit(f"no deals from trick {args.from_trick} timed by search "
+                         f"{args.search}")
     result = figures(t)
-    print(f"par solve times from trick {args.from_trick}, "
+    print(f"par solve times from trick {args.from_trick}, search {args.search}, "
           f"{', '.join(str(r) for r in args.runs)}")
     print_figures(result)
-    save({"runs": [str(r) for r in args.runs], "from_trick": args.from_trick, **result},
-         args.out)
+    save({"runs": [str(r) for r in args.runs], "from_trick": args.from_trick,
+          "search": args.search, **result}, args.out)
 
 
 if __name__ == "__main__":

@@ -21,8 +21,9 @@ runs: ``heuristic`` (seed 1: its deals are those ``bench_dd.py --played`` times,
 ``par`` visits the same positions for each) and ``pimc`` (seed 2, every seat PIMC; its
 players bid and exchange as the heuristic's, so ``bench_dd.py --also-run`` counts its
 deals in the whole-deal timing too).
-``par`` takes the kept deals only for the search version that solved them
-(``kernels.dd_nb.SEARCH_VERSION``): a new search solves them again.
+A new version of the search (``kernels.dd_nb.SEARCH_VERSION``) takes the deals an older
+one answered (a par is exact whatever search found it); the timing counts only the
+deals this search solved, in a row from the first, and starts again with a new one.
 """
 
 from __future__ import annotations
@@ -38,13 +39,15 @@ import numpy as np
 from mighty_sim.analysis.par import in_a_row, kept_solves, solved_in_a_row
 from mighty_sim.dataset.integrity import PACKED_PARTS, PAR_PARTS, open_run
 from mighty_sim.files import written_whole
+from mighty_sim.kernels.dd_nb import SEARCH_VERSION
 
 ROOT = Path(__file__).resolve().parent.parent
 KEPT = ROOT / "data" / "whole-deals"
 OUT = ROOT / "out" / "whole-deals"
 DEALS = 20_000
 TIMING = 10_000
-"""Whole deals the timing counts (``bench_dd.py --also-run``): both runs' deals in a row."""
+"""Whole deals the timing counts (``bench_dd.py --also-run``): both runs' deals in a row
+solved by this search."""
 LIMIT = "2G"
 RUNS = {
     "heuristic": ["--seed", "1"],
@@ -89,8 +92,8 @@ def prepare(name: str) -> None:
     now = solved_in_a_row(run, 1)
     print(f"{name}: {now:,} deals solved in a row")
     if now < in_file:
-        print(f"{name}: {kept} holds deals of another run or search version, which "
-              "`par` solves again")
+        print(f"{name}: {kept} holds deals of another run, or left unanswered by "
+              "another search, which `par` solves again")
 
 
 def keep(name: str) -> None:
@@ -111,15 +114,16 @@ def keep(name: str) -> None:
 
 def status(name: str) -> None:
     """What the run's folder holds: the deals solved (in a row from the first, and in
-    all), those left unanswered, their mean time, and the core-hours the rest of the
-    run would take at that mean."""
+    all), those left unanswered, their mean time (of the deals this search solved, if
+    any), and the core-hours the rest of the run would take at that mean."""
     run = OUT / name
     cols = kept_solves(run, 1)
     if not cols:
         print(f"{name}: no deals solved in {run}")
         return
     solved = len(cols["par"])
-    mean = float(np.nanmean(cols["seconds"]))
+    ours = cols["search"] == SEARCH_VERSION
+    mean = float(np.nanmean(cols["seconds"][ours] if ours.any() else cols["seconds"]))
     left = (DEALS - solved) * mean / 3600
     print(f"{name}: {solved_in_a_row(run, 1):,} deals solved in a row, {solved:,} in all, "
           f"{int((cols['par'] < 0).sum())} unanswered; {mean:.1f} s a deal, the rest of "
@@ -134,9 +138,9 @@ def main() -> None:
     for name in a.runs:
         {"prepare": prepare, "keep": keep, "status": status}[a.action](name)
     if a.action == "status" and set(a.runs) == set(RUNS):  # the timing counts both
-        timed = sum(solved_in_a_row(OUT / name, 1) for name in RUNS)
+        timed = sum(solved_in_a_row(OUT / name, 1, SEARCH_VERSION) for name in RUNS)
         print(f"whole-deal timing: {min(timed, TIMING):,} of {TIMING:,} deals (both runs' "
-              "deals in a row)")
+              f"deals in a row, solved by search {SEARCH_VERSION})")
 
 
 if __name__ == "__main__":

@@ -295,7 +295,7 @@ def test_a_stopped_par_run_goes_on_from_the_chunks_it_solved(
     run never stopped; once a table is written its chunks are packed in one file, which
     a run for more deals takes; a chunk kept for another run, or the shorter last chunk
     of a run that asked for fewer deals, or one solved by another version of the
-    search, is solved again, not taken."""
+    search with a deal unanswered, is solved again, not taken."""
     out = tmp_path / "run"
     _invoke("simulate", "--deals", "40", "--out", str(out), "--workers", "1")
     monkeypatch.setattr(par_module, "CHUNK_GAMES", 8)  # from trick 7: chunks of 8 games
@@ -351,17 +351,67 @@ def test_a_stopped_par_run_goes_on_from_the_chunks_it_solved(
     solved.clear()
     assert _answers(par_table(out, deals=40, from_trick=7)).equals(_answers(whole))
     assert solved == [16, 24, 32]
-    # chunks packed by another version of the search: solved again, and dropped when
-    # packed
+    # chunks packed by another version of the search: their pars are taken where every
+    # deal was answered (chunk 16 here has one left unanswered at a limit, solved again),
+    # their positions and times stay theirs, and the table says which search solved each
     pack_parts(out, 7)
-    monkeypatch.setattr(dd_nb, "SEARCH_VERSION", dd_nb.SEARCH_VERSION + 1)
+    old = dd_nb.SEARCH_VERSION
+    k16 = _load_kept(folder)[16]
+    cut = {**k16.cols, "par": np.where(np.arange(len(k16.cols["par"])) == 0, -1,
+                                       k16.cols["par"])}
+    _keep_part(folder, k16.key, k16.games, 16, cut, limit=5, search=old)
+    monkeypatch.setattr(dd_nb, "SEARCH_VERSION", old + 1)
+    assert solved_in_a_row(out, 7) == 16 and solved_in_a_row(out, 7, old) == 16
     solved.clear()
-    assert _answers(par_table(out, deals=40, from_trick=7)).equals(_answers(whole))
-    assert solved == [0, 8, 16, 24, 32]
+    table = par_table(out, deals=40, from_trick=7)
+    assert solved == [16]
+    assert _answers(table).drop_columns(["search"]).equals(
+        _answers(whole).drop_columns(["search"]))
+    new = len(k16.cols["deal_id"])
+    assert table.column("search").to_pylist() == [old] * 16 + [old + 1] * new + [old] * (
+        24 - new)
     pack_parts(out, 7)
-    key = _load_kept(folder)[0].key
-    assert key.endswith(f"search {dd_nb.SEARCH_VERSION}".encode())
-    assert {k.key for k in _load_kept(folder).values()} == {key}
+    assert {s: k.search for s, k in _load_kept(folder).items()} == {
+        0: old, 8: old, 16: old + 1, 24: old, 32: old}
+    assert solved_in_a_row(out, 7) == 40 and solved_in_a_row(out, 7, old + 1) == 0
+    assert (kept_solves(out, 7, old + 1)["search"] == old + 1).all()
+    # a search found to give wrong pars (EXACT_SINCE raised past it): its chunks are
+    # solved again, and dropped when packed
+    monkeypatch.setattr(dd_nb, "EXACT_SINCE", old + 1)
+    assert solved_in_a_row(out, 7) == 0
+    solved.clear()
+    assert _answers(par_table(out, deals=40, from_trick=7)).drop_columns(["search"]).equals(
+        _answers(whole).drop_columns(["search"]))
+    assert solved == [0, 8, 24, 32]
+    pack_parts(out, 7)
+    assert {k.search for k in _load_kept(folder).values()} == {old + 1}
+    assert {k.key for k in _load_kept(folder).values()} == {_load_kept(folder)[0].key}
+
+
+def test_chunks_kept_with_the_search_in_their_key_are_read(tmp_path: Path) -> None:
+    """A chunk, or a packed file, kept by a ``par`` that wrote the search's version at the
+    end of the run's key (as ``data/whole-deals`` holds them) is read as that search's,
+    its deals taken."""
+    out = tmp_path / "run"
+    _invoke("simulate", "--deals", "16", "--out", str(out), "--workers", "1")
+    table = par_table(out, deals=16, from_trick=8)
+    pack_parts(out, 8)
+    folder = out / PAR_PARTS / "from-8"
+    with np.load(folder / PACKED_PARTS) as f:
+        arrays = {k: f[k] for k in f.files}
+    key = arrays["_run"].tobytes() + b"\nsearch " + str(int(arrays["_searches"][0])).encode()
+    del arrays["_searches"]
+    arrays = {k: v for k, v in arrays.items() if k != "search"}
+    np.savez(folder / PACKED_PARTS, **{**arrays, "_run": np.frombuffer(key, np.uint8)})
+    kept = _load_kept(folder)
+    assert {k.search for k in kept.values()} == {dd_nb.SEARCH_VERSION}
+    assert par_table(out, deals=16, from_trick=8).equals(table)  # taken, times and all
+    # a loose chunk so kept, over the packed one
+    cols = {k: v for k, v in kept[0].cols.items() if k != "search"}
+    np.savez(folder / "games-0.npz", _run=np.frombuffer(key, np.uint8),
+             _games=np.array([kept[0].games]), _limit=np.array([0]), **cols)
+    assert _load_kept(folder)[0].search == dd_nb.SEARCH_VERSION
+    assert par_table(out, deals=16, from_trick=8).equals(table)
 
 
 def test_a_table_kept_across_chunks_answers_each_deal_from_its_own_entries(
@@ -404,8 +454,8 @@ def test_a_run_frees_the_tables_of_its_own_threads_only(tmp_path: Path) -> None:
 def test_deals_solved_untimed_have_no_seconds(tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """A chunk kept by a ``par`` that did not time its deals is taken as it is, its deals'
-    ``seconds`` null; a par.parquet written without the column keeps its rows of other
-    starting tricks beside a timed table, their ``seconds`` null."""
+    ``seconds`` null; a par.parquet written without the column, or without ``search``,
+    keeps its rows of other starting tricks beside a timed table, those columns null."""
     out = tmp_path / "run"
     _invoke("simulate", "--deals", "16", "--out", str(out), "--workers", "1")
     monkeypatch.setattr(par_module, "CHUNK_GAMES", 8)  # from trick 7: chunks of 8 games
@@ -421,12 +471,14 @@ def test_deals_solved_untimed_have_no_seconds(tmp_path: Path,
     seconds = table.column("seconds").to_pylist()
     assert seconds[:first] == timed.column("seconds").to_pylist()[:first]
     assert all(x is None for x in seconds[first:]) and len(seconds) > first
-    # a file without the column, then a timed table of another trick written beside it
-    write_par(out, timed.drop_columns(["seconds"]))
-    _, both = write_par(out, par_table(out, deals=16, from_trick=8))
-    by_trick = pl.from_arrow(both).partition_by("from_trick", as_dict=True)
-    assert by_trick[(7,)]["seconds"].null_count() == len(timed)
-    assert by_trick[(8,)]["seconds"].null_count() == 0
+    # a file without the columns, then a timed table of another trick written beside it
+    for dropped in (["seconds"], ["seconds", "search"], ["search"]):
+        write_par(out, timed.drop_columns(dropped))
+        _, both = write_par(out, par_table(out, deals=16, from_trick=8))
+        by_trick = pl.from_arrow(both).partition_by("from_trick", as_dict=True)
+        for name in ("seconds", "search"):
+            assert by_trick[(7,)][name].null_count() == (len(timed) if name in dropped else 0)
+            assert by_trick[(8,)][name].null_count() == 0
 
 
 def test_a_position_limit_leaves_the_longest_searches_unanswered(

@@ -83,9 +83,10 @@ def _chunk(config_dict: dict[str, Any], game_start: int, games: int, from_trick:
     -1 for a deal left unanswered at ``limit`` positions; ``seconds`` the processor time
     of each deal's search, a kernel call a deal: a whole deal is a unit of work of
     milliseconds to minutes, and the call's 4 µs count only where a search takes tens
-    of microseconds, from trick 9 on). The search's arrays are the thread's, kept from
-    chunk to chunk (:func:`.kernels.dd_nb.kept_work`)."""
-    from ..kernels.dd_nb import GAVE_UP, kept_work
+    of microseconds, from trick 9 on; ``search`` the search's version, whose positions
+    and time these are). The search's arrays are the thread's, kept from chunk to chunk
+    (:func:`.kernels.dd_nb.kept_work`)."""
+    from ..kernels.dd_nb import GAVE_UP, SEARCH_VERSION, kept_work
     from ..kernels.par_nb import (
         N_PAR,
         PAR_FROM,
@@ -137,6 +138,7 @@ def _chunk(config_dict: dict[str, Any], game_start: int, games: int, from_trick:
         "success": ri[played, R_SUCCESS] == 1,
         "positions": out[played, PAR_NODES],
         "seconds": seconds.astype(np.float32),
+        "search": np.full(len(played), SEARCH_VERSION, np.int16),
     }
 
 
@@ -220,10 +222,22 @@ def _parts_folder(dataset: Path, from_trick: int) -> Path:
 
 
 def _parts_key(config: RunConfig) -> bytes:
-    """What ties a kept chunk to its run and to the search that solved it."""
-    from ..kernels.dd_nb import SEARCH_VERSION
+    """What ties a kept chunk to its run (the search that solved it is kept apart)."""
+    return _config_key(config)
 
-    return _config_key(config) + f"\nsearch {SEARCH_VERSION}".encode()
+
+def _run_and_search(key: bytes, search: np.ndarray | None) -> tuple[bytes, int]:
+    """A kept chunk's run key and search version: kept apart (``search``), or, in a chunk
+    kept by a ``par`` that wrote them as one key, the version at the key's end (-1 for
+    none).
+
+    >>> _run_and_search(b'{"seed": 1}\\nsearch 4', None)
+    (b'{"seed": 1}', 4)
+    """
+    if search is not None:
+        return key, int(search[0])
+    run, sep, version = key.rpartition(b"\nsearch ")
+    return (run, int(version)) if sep and version.isdigit() else (key, -1)
 
 
 def _same_answers(cols: dict[str, np.ndarray], kept_limit: int, limit: int) -> bool:
@@ -238,13 +252,34 @@ def _same_answers(cols: dict[str, np.ndarray], kept_limit: int, limit: int) -> b
 
 
 class _Kept(NamedTuple):
-    """A chunk kept in a parts folder: the run and search it was solved for, its games,
-    the limit of positions it was solved with, its columns."""
+    """A chunk kept in a parts folder: the run it was solved for, its games, the limit of
+    positions it was solved with, its columns, the version of the search that solved
+    it."""
 
     key: bytes
     games: int
     limit: int
     cols: dict[str, np.ndarray]
+    search: int
+
+
+def _taken(k: _Kept, limit: int) -> bool:
+    """Whether a run with a limit of ``limit`` positions a deal takes kept chunk ``k`` of
+    its own deals: one solved by this search when it holds what a solve with ``limit``
+    gives (:func:`_same_answers`); one solved by another search whose pars are exact
+    (:data:`.kernels.dd_nb.EXACT_SINCE` on) when it answered every deal (its positions
+    and times stay that search's, its ``search`` column says so)."""
+    from ..kernels.dd_nb import EXACT_SINCE, SEARCH_VERSION
+
+    if k.search == SEARCH_VERSION:
+        return _same_answers(k.cols, k.limit, limit)
+    return k.search >= EXACT_SINCE and bool((k.cols["par"] >= 0).all())
+
+
+def _of_run(k: _Kept, key: bytes) -> bool:
+    """Whether kept chunk ``k`` is of the run of ``key`` and a run of it takes it at its
+    own limit (:func:`_taken`): what :func:`pack_parts` keeps and the kept deals hold."""
+    return k.key == key and _taken(k, k.limit)
 
 
 def _load_kept(folder: Path) -> dict[int, _Kept]:
@@ -258,9 +293,14 @@ def _load_kept(folder: Path) -> dict[int, _Kept]:
         key = arrays.pop("_run").tobytes()
         starts, games = arrays.pop("_starts"), arrays.pop("_games")
         limits, offsets = arrays.pop("_limits"), arrays.pop("_offsets")
+        searches = arrays.pop("_searches", None)
+        if searches is None:  # packed when one search's chunks were all a file held
+            key, search = _run_and_search(key, None)
+            searches = np.full(len(starts), search)
         for i, start in enumerate(starts.tolist()):
             cols = {k: v[offsets[i]:offsets[i + 1]] for k, v in arrays.items()}
-            kept[start] = _Kept(key, int(games[i]), int(limits[i]), _timed(cols))
+            kept[start] = _Kept(key, int(games[i]), int(limits[i]),
+                                _complete(cols, int(searches[i])), int(searches[i]))
     for path in folder.glob("games-*.npz"):
         first = path.name.removeprefix("games-").removesuffix(".npz")
         if not first.isdigit():
@@ -268,37 +308,48 @@ def _load_kept(folder: Path) -> dict[int, _Kept]:
         with np.load(path) as f:
             cols = {k: f[k] for k in f.files}
         limit = int(cols.pop("_limit")[0]) if "_limit" in cols else 0
-        kept[int(first)] = _Kept(cols.pop("_run").tobytes(), int(cols.pop("_games")[0]),
-                                 limit, _timed(cols))
+        key, search = _run_and_search(cols.pop("_run").tobytes(), cols.pop("_search", None))
+        kept[int(first)] = _Kept(key, int(cols.pop("_games")[0]), limit,
+                                 _complete(cols, search), search)
     return kept
 
 
-def _timed(cols: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """A kept chunk's columns with ``seconds``: NaN (null in the table) for a chunk kept
-    by a version of ``par`` that did not time its deals."""
+def _complete(cols: dict[str, np.ndarray], search: int) -> dict[str, np.ndarray]:
+    """A kept chunk's columns with ``seconds`` (NaN, null in the table, for a chunk kept
+    by a version of ``par`` that did not time its deals) and ``search`` (its search's
+    version, for a chunk kept by a ``par`` that kept it for the chunk only)."""
+    n = len(cols["deal_id"])
     if "seconds" not in cols:
-        cols["seconds"] = np.full(len(cols["deal_id"]), np.nan, np.float32)
+        cols["seconds"] = np.full(n, np.nan, np.float32)
+    if "search" not in cols:
+        cols["search"] = np.full(n, search, np.int16)
     return cols
 
 
 def _kept_parts(folder: Path, key: bytes, sizes: dict[int, int], limit: int
                 ) -> dict[int, dict[str, np.ndarray]]:
     """The chunks kept in ``folder`` (:func:`_load_kept`) that this run would solve:
-    those solved for this run and search (``key``) with the games ``sizes`` gives for
-    their first game (a run that asked for fewer deals may have kept a shorter last
-    chunk) and the answers a solve with ``limit`` gives (:func:`_same_answers`); by
-    first game."""
+    those solved for this run (``key``) with the games ``sizes`` gives for their first
+    game (a run that asked for fewer deals may have kept a shorter last chunk) that a
+    run with ``limit`` takes (:func:`_taken`); by first game."""
     return {start: k.cols for start, k in _load_kept(folder).items()
             if start in sizes and k.key == key and k.games == sizes[start]
-            and _same_answers(k.cols, k.limit, limit)}
+            and _taken(k, limit)}
 
 
 def _keep_part(folder: Path, key: bytes, games: int, start: int,
-               cols: dict[str, np.ndarray], limit: int = 0) -> None:
-    """Write a solved chunk to ``folder``, whole (a temporary file renamed into place)."""
+               cols: dict[str, np.ndarray], limit: int = 0, search: int | None = None
+               ) -> None:
+    """Write a chunk solved for the run of ``key`` by search version ``search`` (this
+    one's by default) to ``folder``, whole (a temporary file renamed into place)."""
+    from ..kernels.dd_nb import SEARCH_VERSION
+
+    search = SEARCH_VERSION if search is None else search
     arrays: dict[str, Any] = {"_run": np.frombuffer(key, np.uint8),
+                              "_search": np.array([search]),
                               "_games": np.array([games]),
-                              "_limit": np.array([limit]), **cols}
+                              "_limit": np.array([limit]),
+                              **cols}
     _save_whole(folder / f"games-{start}.npz", arrays)
 
 
@@ -311,25 +362,27 @@ def _save_whole(path: Path, arrays: dict[str, Any]) -> None:
 
 
 def pack_parts(dataset: Path, from_trick: int) -> None:
-    """Gather the chunks kept for ``from_trick`` that the run's search would take into
-    one file, :data:`PACKED_PARTS` (written whole, then the loose chunks deleted), so
-    that a later ``par`` run asking for more deals, or for a table again, solves only
-    the chunks it lacks; chunks of another search version are dropped."""
+    """Gather the chunks kept for ``from_trick`` that a run would take (:func:`_of_run`)
+    into one file, :data:`PACKED_PARTS` (written whole, then the loose chunks deleted),
+    so that a later ``par`` run asking for more deals, or for a table again, solves only
+    the chunks it lacks; the chunks another search left with a deal unanswered, or a
+    search whose pars are not taken, are dropped."""
     folder = _parts_folder(dataset, from_trick)
     if not folder.exists():
         return
     key = _parts_key(open_run(dataset).config)
     loose = list(folder.glob("games-*.npz"))  # those written later stay, read again
-    kept = sorted((start, k) for start, k in _load_kept(folder).items() if k.key == key)
+    kept = sorted((start, k) for start, k in _load_kept(folder).items() if _of_run(k, key))
     if kept:
-        names = list(kept[0][1].cols)
-        kept = [(start, k) for start, k in kept if list(k.cols) == names]
-        sizes = [len(k.cols[names[0]]) for _, k in kept]
+        names = set(kept[0][1].cols)
+        kept = [(start, k) for start, k in kept if set(k.cols) == names]
+        sizes = [len(k.cols["deal_id"]) for _, k in kept]
         _save_whole(folder / PACKED_PARTS, {
             "_run": np.frombuffer(key, np.uint8),
             "_starts": np.array([start for start, _ in kept], np.int64),
             "_games": np.array([k.games for _, k in kept], np.int64),
             "_limits": np.array([k.limit for _, k in kept], np.int64),
+            "_searches": np.array([k.search for _, k in kept], np.int64),
             "_offsets": np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64),
             **{name: np.concatenate([k.cols[name] for _, k in kept]) for name in names}})
     else:
@@ -338,32 +391,38 @@ def pack_parts(dataset: Path, from_trick: int) -> None:
         path.unlink()
 
 
-def _kept_for_run(dataset: Path, from_trick: int) -> dict[int, _Kept]:
-    """The chunks kept for ``from_trick`` that this run's search takes, by first game."""
+def _kept_for_run(dataset: Path, from_trick: int, search: int | None = None
+                  ) -> dict[int, _Kept]:
+    """The chunks kept for ``from_trick`` that a run takes (:func:`_of_run`), by first
+    game; those solved by search version ``search`` only, if given."""
     folder = _parts_folder(dataset, from_trick)
     if not folder.exists():
         return {}
     key = _parts_key(open_run(dataset).config)
-    return {start: k for start, k in _load_kept(folder).items() if k.key == key}
+    return {start: k for start, k in _load_kept(folder).items()
+            if _of_run(k, key) and search in (None, k.search)}
 
 
-def kept_solves(dataset: Path, from_trick: int) -> dict[str, np.ndarray]:
+def kept_solves(dataset: Path, from_trick: int, search: int | None = None
+                ) -> dict[str, np.ndarray]:
     """Every deal solved from ``from_trick`` and kept in the run's folder (the chunks a
     running or stopped ``par`` has kept, in or out of order), as columns: ``par`` (-1
-    for a deal left unanswered), ``positions``, ``seconds``..."""
-    kept = _kept_for_run(dataset, from_trick)
+    for a deal left unanswered), ``positions``, ``seconds``, ``search``...; with
+    ``search``, the deals solved by that search version only."""
+    kept = _kept_for_run(dataset, from_trick, search)
     if not kept:
         return {}
     names = list(next(iter(kept.values())).cols)
     return {name: np.concatenate([k.cols[name] for k in kept.values()]) for name in names}
 
 
-def solved_in_a_row(dataset: Path, from_trick: int) -> int:
+def solved_in_a_row(dataset: Path, from_trick: int, search: int | None = None) -> int:
     """The played deals from the run's first on that the chunks kept for ``from_trick``
     hold with no gap: ``par --deals`` that many writes their table without a search.
     A run solving on several workers keeps chunks a little out of order; the chunks
-    past the first gap are kept too, and counted once the gap is solved."""
-    kept = _kept_for_run(dataset, from_trick)
+    past the first gap are kept too, and counted once the gap is solved. With
+    ``search``, the deals in a row that search version solved."""
+    kept = _kept_for_run(dataset, from_trick, search)
     return in_a_row({start: (k.games, len(k.cols["deal_id"])) for start, k in kept.items()})
 
 
@@ -464,6 +523,7 @@ def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
         "success": cols["success"],
         "positions": cols["positions"],
         "seconds": pa.array(cols["seconds"], mask=np.isnan(cols["seconds"])),
+        "search": cols["search"],
     })
 
 
@@ -522,9 +582,12 @@ def write_par(dataset: Path, table: pa.Table) -> tuple[Path, pa.Table]:
     key = _run_key(dataset)
     if path.exists() and (pq.read_schema(path).metadata or {}).get(b"mighty_sim.run") == key:
         old = pq.read_table(path).replace_schema_metadata(None)
-        if "seconds" not in old.schema.names and "seconds" in table.schema.names:
-            old = old.append_column(table.schema.field("seconds"),  # untimed rows
-                                    pa.nulls(len(old), pa.float32()))
+        for name in ("seconds", "search"):  # rows of a par that wrote no such column
+            if name not in old.schema.names and name in table.schema.names:
+                field = table.schema.field(name)
+                old = old.append_column(field, pa.nulls(len(old), field.type))
+        if set(old.schema.names) == set(table.schema.names):
+            old = old.select(table.schema.names)
         if old.schema.equals(table.schema):
             old = old.filter(pa.array(~np.isin(_row_keys(old), _row_keys(table))))
             table = pa.concat_tables([old, table]).unify_dictionaries().combine_chunks()

@@ -63,11 +63,16 @@ TT_BITS = 24
 of `standard`) up, 2**22 from 40, 2**20 below, and fewer still for short endings
 (:func:`table_bits_nb`)."""
 SEARCH_VERSION = 4
-"""Changes with every change to the search that changes the positions it visits: a par
-chunk kept by a stopped run is taken again only when solved by the same search (its
-positions, and the deals a position limit left unanswered, are the search's), and the
-whole-deal timing log in ``benchmarks/logs`` is named by it. A test holds the positions
-of a few endings by version: a search that visits others fails it until this is raised."""
+"""Changes with every change to the search that changes the positions it visits: the
+positions and times of a kept par chunk are those of the search that solved it (the
+chunk says which), a deal left unanswered at a position limit is solved again by
+another search, and the whole-deal timing log in ``benchmarks/logs`` is named by it. A
+test holds the positions of a few endings by version: a search that visits others
+fails it until this is raised."""
+EXACT_SINCE = 4
+"""The first search version whose answered pars ``par`` takes from kept chunks: a par is
+exact whatever the search that found it, so a new search does not solve again what an
+older one answered. A search version found to give a wrong par raises this past it."""
 TOP = 1 << 30
 """The first target of :func:`dd_target_nb` that starts at the most the side can still
 end with: its searches then fail down to the value (at the side's plies every move must
