@@ -117,10 +117,11 @@ def table_bits_nb(s: np.ndarray, h: np.ndarray) -> int:
     longest searches, where a smaller one loses entries it would use again. The par of
     heuristic-played `standard` deals, positions with 2**24 entries against 2**22:
     from trick 2, 2.05 times fewer in all and 1.01 at the median (40 deals; the
-    slowest 38 s against 180 s; 2**26: 1.12 times fewer again); from trick 3, 1.02
-    times fewer, in more time (300 deals). With 2**22 against 2**20: from trick 2, 1.34
-    times fewer positions (8 deals); from tricks 4 and 5 the same positions and time
-    within 3%."""
+    slowest 38 s against 180 s; 2**26: 1.12 times fewer again, and on whole deals of
+    100 to 250 million positions 1.02 to 1.08 times fewer, in about the same time: 8
+    deals); from trick 3, 1.02 times fewer, in more time (300 deals). With 2**22
+    against 2**20: from trick 2, 1.34 times fewer positions (8 deals); from tricks 4
+    and 5 the same positions and time within 3%."""
     left = 0
     for p in range(s[S_N]):
         left += popcount_nb(h[p])
