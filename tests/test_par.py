@@ -414,6 +414,26 @@ def test_chunks_kept_with_the_search_in_their_key_are_read(tmp_path: Path) -> No
     assert par_table(out, deals=16, from_trick=8).equals(table)
 
 
+def test_par_says_which_deals_an_older_search_solved(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ``par`` run of a newer search that takes the deals an older one answered says how
+    many, and which search; one that solved them all itself says nothing of it."""
+    out = tmp_path / "run"
+    _invoke("simulate", "--deals", "16", "--out", str(out), "--workers", "1")
+    monkeypatch.setattr(par_module, "CHUNK_GAMES", 8)  # from trick 8: chunks of 8 games
+    first = _invoke("par", str(out), "--from-trick", "8", "--deals", "8")
+    assert first.exit_code == 0, first.output  # type: ignore[attr-defined]
+    assert "older search" not in first.output  # type: ignore[attr-defined]
+    old = dd_nb.SEARCH_VERSION
+    monkeypatch.setattr(dd_nb, "SEARCH_VERSION", old + 1)
+    r = _invoke("par", str(out), "--from-trick", "8")
+    assert r.exit_code == 0, r.output  # type: ignore[attr-defined]
+    assert (f"8 of them taken as an older search solved them (search {old}; this is "
+            f"{old + 1})") in r.output  # type: ignore[attr-defined]
+    table = pl.read_parquet(out / "par.parquet")
+    assert table["search"].to_list() == [old] * 8 + [old + 1] * 8
+
+
 def test_a_table_kept_across_chunks_answers_each_deal_from_its_own_entries(
         tmp_path: Path) -> None:
     """A worker keeps its search's table from one chunk to the next: the same chunk

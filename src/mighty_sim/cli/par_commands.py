@@ -146,6 +146,16 @@ def par(dataset: Path | None, deals: int, from_trick: int, workers: int, max_pos
             if unsolved else "")
     click.echo(f"{table.num_rows - unsolved:,} deals solved{left} in "
                f"{time.perf_counter() - t0:.1f} s -> {path}")
+    import numpy as np
+
+    from ..kernels.dd_nb import SEARCH_VERSION
+
+    searches = np.asarray(table.column("search"))
+    older = sorted(set(searches[searches != SEARCH_VERSION].tolist()))
+    if older:
+        click.echo(f"{int((searches != SEARCH_VERSION).sum()):,} of them taken as an older "
+                   f"search solved them (search {', '.join(map(str, older))}; this is "
+                   f"{SEARCH_VERSION}): the same pars, that search's positions and seconds")
     import polars as pl
 
     print_tables({"card_play": card_play(pl.DataFrame(written))})
