@@ -294,7 +294,7 @@ def _load_kept(folder: Path) -> dict[int, _Kept]:
         starts, games = arrays.pop("_starts"), arrays.pop("_games")
         limits, offsets = arrays.pop("_limits"), arrays.pop("_offsets")
         searches = arrays.pop("_searches", None)
-        if searches is None:  # packed when one search's chunks were all a file held
+        if searches is None:  # packed by a par that wrote the search into the run's key
             key, search = _run_and_search(key, None)
             searches = np.full(len(starts), search)
         for i, start in enumerate(starts.tolist()):
@@ -316,8 +316,9 @@ def _load_kept(folder: Path) -> dict[int, _Kept]:
 
 def _complete(cols: dict[str, np.ndarray], search: int) -> dict[str, np.ndarray]:
     """A kept chunk's columns with ``seconds`` (NaN, null in the table, for a chunk kept
-    by a version of ``par`` that did not time its deals) and ``search`` (its search's
-    version, for a chunk kept by a ``par`` that kept it for the chunk only)."""
+    by a version of ``par`` that did not time its deals) and ``search`` (the version of
+    the search that solved the chunk, ``search``, for each deal of a chunk kept by a
+    ``par`` that recorded it for the chunk only)."""
     n = len(cols["deal_id"])
     if "seconds" not in cols:
         cols["seconds"] = np.full(n, np.nan, np.float32)
