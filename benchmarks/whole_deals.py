@@ -117,6 +117,7 @@ def status(name: str) -> None:
     all), those left unanswered, their mean time (of the deals this search solved, if
     any), and the core-hours the rest of the run would take at that mean."""
     run = OUT / name
+    in_row = solved_in_a_row(run, 1)  # before the rest: a running par only adds deals
     cols = kept_solves(run, 1)
     if not cols:
         print(f"{name}: no deals solved in {run}")
@@ -125,7 +126,7 @@ def status(name: str) -> None:
     ours = cols["search"] == SEARCH_VERSION
     mean = float(np.nanmean(cols["seconds"][ours] if ours.any() else cols["seconds"]))
     left = (DEALS - solved) * mean / 3600
-    print(f"{name}: {solved_in_a_row(run, 1):,} deals solved in a row, {solved:,} in all, "
+    print(f"{name}: {in_row:,} deals solved in a row, {solved:,} in all, "
           f"{int((cols['par'] < 0).sum())} unanswered; {mean:.1f} s a deal, the rest of "
           f"{DEALS:,} about {left:.0f} core-hours")
 
