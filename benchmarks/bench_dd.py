@@ -44,8 +44,9 @@ the machine's phase and whatever ran beside it. With ``--par-run RUN``, the deal
 log lacks are taken from a ``mighty-sim par`` run of the same deals where it has solved
 them (``simulate --deals N --seed 1``, heuristic players: `benchmarks/whole_deals.py`'s
 heuristic run), as ``par`` timed them: one table kept for every deal, as here. Where
-both hold a deal, its positions must agree. Only the deals this search solved count
-(``par`` takes the pars an older search found, with that search's positions).
+both hold a deal, its positions must agree. Only the deals this search was the first
+to solve count (``par`` takes the pars an older search found, with that search's
+positions, and solves again only the deals it left unanswered, the hardest).
 
     .venv/bin/python benchmarks/bench_dd.py --tricks "" --played 2500 --from 1 \
         --max-positions 2000000000 --log benchmarks/logs/dd_whole_v4.log \

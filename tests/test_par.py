@@ -374,7 +374,7 @@ def test_a_stopped_par_run_goes_on_from_the_chunks_it_solved(
     assert {s: k.search for s, k in _load_kept(folder).items()} == {
         0: old, 8: old, 16: old + 1, 24: old, 32: old}
     assert solved_in_a_row(out, 7) == 40 and solved_in_a_row(out, 7, old + 1) == 0
-    assert (kept_solves(out, 7, old + 1)["search"] == old + 1).all()
+    assert kept_solves(out, 7, old + 1) == {}  # chunk 16 solved again: not its own deals
     # a search found to give wrong pars (EXACT_SINCE raised past it): its chunks are
     # solved again, and dropped when packed
     monkeypatch.setattr(dd_nb, "EXACT_SINCE", old + 1)
@@ -386,6 +386,31 @@ def test_a_stopped_par_run_goes_on_from_the_chunks_it_solved(
     pack_parts(out, 7)
     assert {k.search for k in _load_kept(folder).values()} == {old + 1}
     assert {k.key for k in _load_kept(folder).values()} == {_load_kept(folder)[0].key}
+
+
+def test_a_search_is_timed_on_the_deals_it_was_first_to_solve(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deals a search version solved, for its timing: those past every chunk of an
+    older search, in a row from the first; not a chunk it solved again because the
+    older search left a deal in it unanswered (the hardest deals)."""
+    out = tmp_path / "run"
+    _invoke("simulate", "--deals", "24", "--out", str(out), "--workers", "1")
+    monkeypatch.setattr(par_module, "CHUNK_GAMES", 8)  # from trick 8: chunks of 8 games
+    par_table(out, deals=16, from_trick=8)
+    folder = out / PAR_PARTS / "from-8"
+    old = dd_nb.SEARCH_VERSION
+    k0 = _load_kept(folder)[0]
+    cut = {**k0.cols, "par": np.where(np.arange(len(k0.cols["par"])) == 0, -1, k0.cols["par"])}
+    _keep_part(folder, k0.key, k0.games, 0, cut, limit=5, search=old)
+    monkeypatch.setattr(dd_nb, "SEARCH_VERSION", old + 1)
+    table = par_table(out, deals=24, from_trick=8)
+    assert {s: k.search for s, k in _load_kept(folder).items()} == {0: old + 1, 8: old,
+                                                                   16: old + 1}
+    assert solved_in_a_row(out, 8) == 24 and solved_in_a_row(out, 8, old) == 8
+    assert solved_in_a_row(out, 8, old + 1) == 8
+    ours = kept_solves(out, 8, old + 1)
+    assert ours["deal_id"].tolist() == table.column("deal_id").to_pylist()[16:]
+    assert (ours["search"] == old + 1).all()
 
 
 def test_chunks_kept_with_the_search_in_their_key_are_read(tmp_path: Path) -> None:

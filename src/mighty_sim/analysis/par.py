@@ -395,13 +395,20 @@ def pack_parts(dataset: Path, from_trick: int) -> None:
 def _kept_for_run(dataset: Path, from_trick: int, search: int | None = None
                   ) -> dict[int, _Kept]:
     """The chunks kept for ``from_trick`` that a run takes (:func:`_of_run`), by first
-    game; those solved by search version ``search`` only, if given."""
+    game. With ``search``, the chunks that search version solved past the last game of
+    every older search's chunks: the deals it was the first to solve, not those it
+    solved again where an older search left a deal unanswered (the hardest, which a
+    timing of the search would count twice as often as they come)."""
     folder = _parts_folder(dataset, from_trick)
     if not folder.exists():
         return {}
     key = _parts_key(open_run(dataset).config)
-    return {start: k for start, k in _load_kept(folder).items()
-            if _of_run(k, key) and search in (None, k.search)}
+    kept = {start: k for start, k in _load_kept(folder).items() if _of_run(k, key)}
+    if search is None:
+        return kept
+    after = max((start + k.games for start, k in kept.items() if k.search < search),
+                default=0)
+    return {start: k for start, k in kept.items() if k.search == search and start >= after}
 
 
 def kept_solves(dataset: Path, from_trick: int, search: int | None = None
@@ -409,7 +416,8 @@ def kept_solves(dataset: Path, from_trick: int, search: int | None = None
     """Every deal solved from ``from_trick`` and kept in the run's folder (the chunks a
     running or stopped ``par`` has kept, in or out of order), as columns: ``par`` (-1
     for a deal left unanswered), ``positions``, ``seconds``, ``search``...; with
-    ``search``, the deals solved by that search version only."""
+    ``search``, the deals that search version was the first to solve
+    (:func:`_kept_for_run`)."""
     kept = _kept_for_run(dataset, from_trick, search)
     if not kept:
         return {}
@@ -422,19 +430,23 @@ def solved_in_a_row(dataset: Path, from_trick: int, search: int | None = None) -
     hold with no gap: ``par --deals`` that many writes their table without a search.
     A run solving on several workers keeps chunks a little out of order; the chunks
     past the first gap are kept too, and counted once the gap is solved. With
-    ``search``, the deals in a row that search version solved."""
+    ``search``, the deals in a row that search version was the first to solve
+    (:func:`_kept_for_run`), from the first of them on."""
     kept = _kept_for_run(dataset, from_trick, search)
-    return in_a_row({start: (k.games, len(k.cols["deal_id"])) for start, k in kept.items()})
+    return in_a_row({start: (k.games, len(k.cols["deal_id"])) for start, k in kept.items()},
+                    min(kept, default=0) if search is not None else 0)
 
 
-def in_a_row(chunks: dict[int, tuple[int, int]]) -> int:
-    """The deals of ``chunks`` (first game: (games, deals)) from game 0 on, up to the
-    first gap.
+def in_a_row(chunks: dict[int, tuple[int, int]], first: int = 0) -> int:
+    """The deals of ``chunks`` (first game: (games, deals)) from game ``first`` on, up to
+    the first gap.
 
     >>> in_a_row({0: (2, 2), 2: (2, 1), 6: (1, 1)})
     3
+    >>> in_a_row({0: (2, 2), 2: (2, 1), 6: (1, 1)}, 6)
+    1
     """
-    start, deals = 0, 0
+    start, deals = first, 0
     while start in chunks:
         deals += chunks[start][1]
         start += chunks[start][0]
