@@ -25,22 +25,26 @@ import numpy as np
 import polars as pl
 from _results import print_figures, save
 
-from mighty_sim.analysis.par import read_par
+from mighty_sim.analysis.par import kept_solves, read_par
 from mighty_sim.kernels.dd_nb import SEARCH_VERSION
 
 
 def times(runs: list[Path], from_trick: int, search: int = SEARCH_VERSION) -> pl.DataFrame:
-    """The timed rows of ``from_trick`` of every run solved by search version ``search``:
-    ``seconds`` (inf for a deal left unanswered), ``positions``, ``answered``."""
+    """The timed rows of ``from_trick`` of every run that search version ``search`` was
+    the first to solve (as ``bench_dd.py`` counts them: not the deals it solved again
+    where an older search gave up, the hardest): ``seconds`` (inf for a deal left
+    unanswered), ``positions``, ``answered``."""
     frames = []
     for run in runs:
         par = read_par(run)
         if par is None or "search" not in par.columns:
             raise SystemExit(f"{run}: no par.parquet with timed deals and their search; "
                              f"run `mighty-sim par {run}` (it takes the deals it kept)")
+        own = kept_solves(run, from_trick, search).get("deal_id", np.zeros(0, np.uint64))
         frames.append(par.filter((pl.col("from_trick") == from_trick)
                                  & pl.col("seconds").is_not_null()
-                                 & (pl.col("search") == search))
+                                 & (pl.col("search") == search)
+                                 & pl.col("deal_id").is_in(own))
                       .select("seconds", "positions", answered=pl.col("par").is_not_null()))
     return pl.concat(frames).with_columns(
         seconds=pl.when("answered").then(pl.col("seconds").cast(pl.Float64))

@@ -115,8 +115,9 @@ def keep(name: str) -> None:
 
 def status(name: str) -> None:
     """What the run's folder holds: the deals solved (in a row from the first, and in
-    all), those left unanswered, their mean time (of the deals this search solved, if
-    any), and the core-hours the rest of the run would take at that mean."""
+    all), those left unanswered, their mean time (of the deals this search was the
+    first to solve, as the timing counts them, if any), and the core-hours the rest of
+    the run would take at that mean."""
     run = OUT / name
     in_row = solved_in_a_row(run, 1)  # before the rest: a running par only adds deals
     cols = kept_solves(run, 1)
@@ -124,8 +125,8 @@ def status(name: str) -> None:
         print(f"{name}: no deals solved in {run}")
         return
     solved = len(cols["par"])
-    ours = cols["search"] == SEARCH_VERSION
-    mean = float(np.nanmean(cols["seconds"][ours] if ours.any() else cols["seconds"]))
+    own = kept_solves(run, 1, SEARCH_VERSION).get("seconds", cols["seconds"])
+    mean = float(np.nanmean(own))
     left = (DEALS - solved) * mean / 3600
     print(f"{name}: {in_row:,} deals solved in a row, {solved:,} in all, "
           f"{int((cols['par'] < 0).sum())} unanswered; {mean:.1f} s a deal, the rest of "

@@ -151,9 +151,10 @@ def par(dataset: Path | None, deals: int, from_trick: int, workers: int, max_pos
     from ..kernels.dd_nb import SEARCH_VERSION
 
     searches = np.asarray(table.column("search"))
-    older = sorted(set(searches[searches != SEARCH_VERSION].tolist()))
-    if older:
-        click.echo(f"{int((searches != SEARCH_VERSION).sum()):,} of them taken as an older "
+    taken = searches[searches != SEARCH_VERSION]
+    if len(taken):
+        older = sorted(set(taken.tolist()))
+        click.echo(f"{len(taken):,} of them taken as an older "
                    f"search solved them (search {', '.join(map(str, older))}; this is "
                    f"{SEARCH_VERSION}): the same pars, that search's positions and seconds")
     import polars as pl
