@@ -196,7 +196,7 @@ def test_par_command_writes_the_table_that_analyze_shows(tmp_path: Path) -> None
     script = Path(__file__).resolve().parents[1] / "analysis" / "card_play.py"
     proc = subprocess.run([sys.executable, str(script), str(out)], capture_output=True,
                           text=True, check=False)
-    assert proc.returncode == 0 and proc.stdout.count("shape:") == 3, proc.stderr
+    assert proc.returncode == 0 and proc.stdout.count("shape:") == 4, proc.stderr
 
 
 @pytest.mark.parametrize("args, message", [
