@@ -13,7 +13,6 @@ from pathlib import Path
 import polars as pl
 
 from mighty_sim.analysis.par import card_play, read_par
-from mighty_sim.analysis.stats import Z95
 from mighty_sim.analysis.tables import scan_deals
 
 dataset = Path(sys.argv[1])
@@ -32,21 +31,10 @@ print(
     .filter(pl.col("n") >= 50)
     .sort("from_trick", "bid", "trump")
 )
-# by kind of contract, no-trump or a suit: points below par with a 95% interval
-below = pl.col("par").cast(pl.Int64) - pl.col("taken")
-print(
-    par.filter(pl.col("par").is_not_null())
-    .with_columns(pl.when(pl.col("trump") == "NT").then(pl.lit("NT")).otherwise(pl.lit("suit"))
-                  .alias("kind"))
-    .group_by("from_trick", "kind")
-    .agg(pl.len().alias("n"), (pl.col("par") >= pl.col("bid")).mean().alias("par_makes"),
-         pl.col("success").mean().alias("made"), below.mean().alias("below_par"),
-         (Z95 * below.std() / pl.len().sqrt()).alias("half_width"))
-    .with_columns((pl.col("below_par") - pl.col("half_width")).alias("below_par_low"),
-                  (pl.col("below_par") + pl.col("half_width")).alias("below_par_high"))
-    .drop("half_width")
-    .sort("from_trick", "kind")
-)
+# by kind of contract, no-trump or a suit: the card-play table's columns for each
+print(card_play(par.with_columns(
+    kind=pl.when(pl.col("trump") == "NT").then(pl.lit("NT")).otherwise(pl.lit("suit"))),
+    by=["kind"]))
 # an example of your own: below par when the declarer held both Mighty and the joker
 deals = scan_deals(dataset).select("deal_id", "declarer_has_mighty", "declarer_has_joker")
 print(

@@ -148,6 +148,12 @@ def test_card_play_table() -> None:
         "bid": [15], "success": [False]}, schema_overrides={"par": df.schema["par"]})
     again = {r["declarer_player"]: r for r in card_play(pl.concat([df, unanswered])).to_dicts()}
     assert again["heuristic"] == {**table["heuristic"], "unsolved": 1}
+    # grouped further: a row for each value of the column named, after player and trick
+    split = card_play(df.with_columns(high=pl.col("bid") >= 14), by=["high"])
+    assert [(r["declarer_player"], r["high"], r["n"]) for r in split.to_dicts()] == [
+        ("heuristic", False, 1), ("heuristic", True, 2), ("pimc", False, 1), ("pimc", True, 1)]
+    row = split.filter(pl.col("declarer_player") == "heuristic", pl.col("high")).row(0, named=True)
+    assert row["below_par"] == pytest.approx(2.0) and (row["makeable"], row["lost"]) == (2, 1)
 
 
 def _invoke(*args: str) -> object:

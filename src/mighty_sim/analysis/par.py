@@ -24,7 +24,7 @@ import multiprocessing
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from pathlib import Path
@@ -611,15 +611,17 @@ def write_par(dataset: Path, table: pa.Table) -> tuple[Path, pa.Table]:
     return path, table
 
 
-def card_play(par: pl.DataFrame) -> pl.DataFrame:
-    """The declarer side's card play against double-dummy par, by the declarer's player:
-    deals, mean ``par - taken`` (``below_par``, with a 95% interval), the deals whose
-    contract was makeable and how many of them were lost (``lost_rate`` with a Wilson
-    interval), and the share that made more than par (the defence's errors); deals
-    left unanswered (``par`` null: ``par --max-positions``) are counted apart
-    (``unsolved``), outside every other column."""
+def card_play(par: pl.DataFrame, by: Sequence[str] = ()) -> pl.DataFrame:
+    """The declarer side's card play against double-dummy par, by the declarer's player
+    and starting trick (and the columns ``by`` names, after them): deals, mean
+    ``par - taken`` (``below_par``, with a 95% interval), the deals whose contract was
+    makeable and how many of them were lost (``lost_rate`` with a Wilson interval), and
+    the share that made more than par (the defence's errors); deals left unanswered
+    (``par`` null: ``par --max-positions``) are counted apart (``unsolved``), outside
+    every other column."""
+    keys = ["declarer_player", "from_trick", *by]
     rows = []
-    for (player, start), g in par.group_by("declarer_player", "from_trick", maintain_order=True):
+    for values, g in par.group_by(keys, maintain_order=True):
         unsolved = g["par"].null_count()
         g = g.filter(pl.col("par").is_not_null())
         gap = (g["par"].cast(pl.Int64) - g["taken"].cast(pl.Int64)).to_numpy()
@@ -630,14 +632,14 @@ def card_play(par: pl.DataFrame) -> pl.DataFrame:
         lost = int((~makeable["success"]).sum())
         low, high = wilson_interval(lost, makeable.height)
         rows.append({
-            "declarer_player": player, "from_trick": start, "n": n, "unsolved": unsolved,
+            **dict(zip(keys, values, strict=True)), "n": n, "unsolved": unsolved,
             "below_par": mean, "below_par_low": mean - half, "below_par_high": mean + half,
             "makeable": makeable.height, "lost": lost,
             "lost_rate": lost / makeable.height if makeable.height else math.nan,
             "lost_low": low, "lost_high": high,
             "above_par_share": float((gap < 0).mean()) if n else math.nan,
         })
-    return pl.DataFrame(rows).sort("declarer_player", "from_trick") if rows else pl.DataFrame()
+    return pl.DataFrame(rows).sort(keys) if rows else pl.DataFrame()
 
 
 def read_par(dataset: Path) -> pl.DataFrame | None:
