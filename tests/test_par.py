@@ -203,6 +203,7 @@ def test_par_command_writes_the_table_that_analyze_shows(tmp_path: Path) -> None
     proc = subprocess.run([sys.executable, str(script), str(out)], capture_output=True,
                           text=True, check=False)
     assert proc.returncode == 0 and proc.stdout.count("shape:") == 4, proc.stderr
+    assert "suit" in proc.stdout  # the table by kind of contract (trumps print as S, NT...)
 
 
 @pytest.mark.parametrize("args, message", [
