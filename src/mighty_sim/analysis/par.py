@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import math
 import multiprocessing
-import signal
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -54,6 +54,7 @@ from ..kernels.layout import (
     R_TRUMP,
 )
 from ..rules.profile import TRUMPS, RuleProfile
+from ..workers import init_worker
 from .stats import Z95, wilson_interval
 
 T = TypeVar("T")
@@ -175,11 +176,11 @@ def polled_pool(workers: int) -> Iterator[Callable[..., list[Any]]]:
     comes (tasks given in turn reuse the processes, and what they loaded). The futures
     are polled, so that Ctrl-C is seen at once; on Ctrl-C or a failure the workers are
     ended at once (they ignore Ctrl-C themselves: a long compiled call cannot be
-    interrupted)."""
+    interrupted), and they end with this process however it ends
+    (:mod:`mighty_sim.workers`)."""
     ctx = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
-                               initializer=signal.signal,
-                               initargs=(signal.SIGINT, signal.SIG_IGN))
+                               initializer=init_worker, initargs=(os.getpid(),))
 
     def run(fn: Callable[..., T], tasks: list[tuple[Any, ...]],
             on_result: Callable[[T], None] | None = None) -> list[T]:

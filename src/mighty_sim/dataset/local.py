@@ -16,18 +16,20 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from ..workers import init_worker
 from .heap import WORKER_MALLOC_ENV
 from .writer import ShardStats, write_shard
 
 _PROGRESS: Any = None  # a worker process's progress queue (see _init_worker)
 
 
-def _init_worker(queue: Any) -> None:
+def _init_worker(queue: Any, parent: int) -> None:
     """Worker process initializer: keep the queue that progress goes back through; leave
-    Ctrl-C to the parent, which ends the workers itself."""
+    Ctrl-C to the parent, which ends the workers itself, and end with the parent however
+    it ends (:func:`mighty_sim.workers.init_worker`)."""
     global _PROGRESS
     _PROGRESS = queue
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    init_worker(parent)
     # a worker's results and progress are sent before it is told to stop, and it prints
     # nothing: skip the interpreter's shutdown, which with the compiled kernels loaded
     # takes 0.3-0.6 s that the run would wait for
@@ -98,7 +100,7 @@ def run_shards_local(cdict: dict[str, Any], out: Path, todo: list[int], workers:
                 progress(n)
 
     pool = ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=ctx,
-                               initializer=_init_worker, initargs=(queue,))
+                               initializer=_init_worker, initargs=(queue, os.getpid()))
     finished = False
     try:
         # the pool starts its workers as the tasks are submitted: here, where they get

@@ -7,11 +7,13 @@ does not depend on the number of workers. Workers start with ``spawn``.
 from __future__ import annotations
 
 import multiprocessing
+import os
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
 from ..rules.profile import RuleProfile
+from ..workers import end_with_parent
 from .differential import DiffReport, check_deals
 from .parity import compare_auction_choices, compare_games
 
@@ -60,7 +62,9 @@ def run_differential(
                 bar.advance(task, count)
             return total
         ctx = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
+                                 initializer=end_with_parent,
+                                 initargs=(os.getpid(),)) as pool:
             futures = {pool.submit(check_chunk, profile, seed=seed, start=s, count=c): c
                        for s, c in parts}
             for fut in as_completed(futures):
