@@ -4,6 +4,7 @@ Linux only, where the kernel is asked to end them."""
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -58,7 +59,7 @@ def _kill_and_watch(proc: subprocess.Popen[bytes], workers: int, ready: float) -
         time.sleep(0.1)
     left = [c for c in children if _stat(c) is not None]
     for c in left:  # do not leave them behind the test run either
-        subprocess.run(["kill", "-9", str(c)], check=False)
+        os.kill(c, signal.SIGKILL)
     assert left == [], "workers outlived the killed command"
 
 
