@@ -22,7 +22,7 @@ _PR_SET_PDEATHSIG = 1  # prctl option: the signal a process gets when its parent
 def end_with_parent(parent: int) -> None:
     """Ask the kernel to end this process (SIGTERM) when its parent ends; ``parent`` is
     the pid of the process that started it, checked after the request, so a parent that
-    ended before it is seen. Nothing happens off Linux.
+    ended before it is seen (this check on every system; the request on Linux only).
 
     In a new process (a request outlives the call):
 
@@ -33,13 +33,12 @@ def end_with_parent(parent: int) -> None:
     >>> subprocess.run([sys.executable, "-c", code % "1"]).returncode  # not its parent
     1
     """
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-    except (OSError, AttributeError):  # no C library to ask: the worker is as before
-        return
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        except (OSError, AttributeError):  # no C library to ask: only the check below
+            pass
     if os.getppid() != parent:  # the parent ended before the request was made
         os._exit(1)
 
