@@ -6,7 +6,8 @@ it cannot handle (``kill``, a batch scheduler's SIGTERM at the end of a job's ti
 out-of-memory killer) leaves no Python code to run, and its workers, which wait for
 nothing from it while they compute, would go on with their current task (whole deals
 take minutes) before they notice. On Linux the kernel is asked to end a worker when the
-process that started it ends; elsewhere nothing changes.
+process that started it ends; on every system a worker whose command has already ended
+by the time it starts exits at once.
 """
 
 from __future__ import annotations
