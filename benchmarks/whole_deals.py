@@ -128,9 +128,11 @@ def status(name: str) -> None:
     own = kept_solves(run, 1, SEARCH_VERSION).get("seconds", cols["seconds"])
     mean = float(np.nanmean(own))
     left = (DEALS - solved) * mean / 3600
+    rest = ("complete" if solved >= DEALS else
+            f"the rest of {DEALS:,} about {left:.1f} core-hours" if left < 10 else
+            f"the rest of {DEALS:,} about {left:.0f} core-hours")
     print(f"{name}: {in_row:,} deals solved in a row, {solved:,} in all, "
-          f"{int((cols['par'] < 0).sum())} unanswered; {mean:.1f} s a deal, the rest of "
-          f"{DEALS:,} about {left:.0f} core-hours")
+          f"{int((cols['par'] < 0).sum())} unanswered; {mean:.1f} s a deal, {rest}")
 
 
 def main() -> None:
