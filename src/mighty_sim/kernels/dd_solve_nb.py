@@ -240,7 +240,7 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
     if key_hunter >= 0:
         special |= bit_nb(key_hunter)
     prune = uses & USE_PRUNING != 0
-    ranks = uses & USE_RANKS != 0
+    ranks = uses & USE_RANKS != 0  # else every card is named and no marks are kept
     while (1 << bits) < WAYS:  # a bucket at least (work_nb's table has one at least)
         bits += 1
     # -- the frames ----------------------------------------------------------------------
@@ -284,7 +284,7 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
             elif uses & USE_LAST and k == 0 and trick_no == hand_size:
                 value, marks[d] = _last_trick_nb(f, hp, tc[d + 1], n, side, taken,
                                                  by_tricks, r, hunter, trump, params,
-                                                 mc[d], ms[d], md[d])
+                                                 mc[d], ms[d], md[d], ranks)
                 known = True
             elif uses & USE_BOUNDS:  # what the side can still gain or lose bounds the value
                 if k == 0 or d == 0:  # within a trick nothing is taken: the ply before's
@@ -295,7 +295,7 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
                 if uses & USE_DECIDED and k > 0:
                     lo2, hi2 = _decided_nb(f, hp, tp, n, side, lo, hi, alpha[d], beta[d],
                                            by_tricks, trump, r)
-                    if lo2 != lo or hi2 != hi:  # the winning card's rank decided
+                    if ranks and (lo2 != lo or hi2 != hi):  # the winner's rank decided
                         marks[d] = rank_mark_nb(tp[f[F_WIN]], mighty)
                     lo, hi = lo2, hi2
                 if hi <= alpha[d]:
@@ -381,7 +381,7 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
             _play_nb(fs[d], hd[d], tc[d], fs[d + 1], hd[d + 1], tc[d + 1], n, mc[d, i],
                      ms[d, i], md[d, i] == 1, side, friend, trump, r, params)
             tmark[d + 1] = _NONE
-            if fs[d, F_K] == n - 1:  # the move ended the trick: did a rank decide it?
+            if ranks and fs[d, F_K] == n - 1:  # the move ended the trick: by a rank?
                 win = fs[d + 1, F_LEADER] - fs[d, F_LEADER]
                 if win < 0:
                     win += n
@@ -396,7 +396,7 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
             if fs[d, F_K] == 0:
                 i = bm[d]
                 killer[d] = move_code_nb(mc[d, i], ms[d, i], md[d, i])
-        elif drop[d]:  # every move counted, the equal ones left out too
+        elif ranks and drop[d]:  # every move counted, the equal ones left out too
             seat = fs[d, F_LEADER] + fs[d, F_K]
             if seat >= n:
                 seat -= n
@@ -524,12 +524,13 @@ def _decided_nb(f: np.ndarray, hp: np.ndarray, tp: np.ndarray, n: int, side: int
 @njit(cache=True, inline="always")
 def _last_trick_nb(f: np.ndarray, hp: np.ndarray, tq: np.ndarray, n: int, side: int,
                    taken: int, by_tricks: bool, r: TrickRules, hunter: int, trump: int,
-                   params: np.ndarray, mc: np.ndarray, ms: np.ndarray, md: np.ndarray
-                   ) -> tuple[int, np.uint64]:
+                   params: np.ndarray, mc: np.ndarray, ms: np.ndarray, md: np.ndarray,
+                   ranks: bool) -> tuple[int, np.uint64]:
     """The side's final count from the start of the last trick (one card a hand, so
     every follower's card is forced): the leader's best choice of a suit named for a
-    joker and of a demand, each played out card by card (``tq`` work space); and the
-    cards whose rank decided a way it went (:func:`.dd_table_nb.trick_mark_nb`)."""
+    joker and of a demand, each played out card by card (``tq`` work space); and, for a
+    search whose entries name cards (``ranks``), the cards whose rank decided a way it
+    went (:func:`.dd_table_nb.trick_mark_nb`)."""
     trick_no = f[F_TRICK_NO]
     leader = f[F_LEADER]
     powered_lead = not in_tricks_nb(r.joker_powerless, trick_no)
@@ -559,7 +560,8 @@ def _last_trick_nb(f: np.ndarray, hp: np.ndarray, tq: np.ndarray, n: int, side: 
         winner = leader + win
         if winner >= n:
             winner -= n
-        marks |= trick_mark_nb(tq, n, win, r.mighty)
+        if ranks:
+            marks |= trick_mark_nb(tq, n, win, r.mighty)
         ours = (side >> winner) & 1 == 1
         if by_tricks:
             v = taken + 1 if ours else taken
