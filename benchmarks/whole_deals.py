@@ -117,7 +117,8 @@ def status(name: str) -> None:
     """What the run's folder holds: the deals solved (in a row from the first, and in
     all), those left unanswered, their mean time (of the deals this search was the
     first to solve, as the timing counts them, if any), and the core-hours the rest of
-    the run would take at that mean."""
+    the run would take at that mean (or that it is complete: every deal solved in a
+    row, as ``keep`` tables them)."""
     run = OUT / name
     in_row = solved_in_a_row(run, 1)  # before the rest: a running par only adds deals
     cols = kept_solves(run, 1)
@@ -128,9 +129,9 @@ def status(name: str) -> None:
     own = kept_solves(run, 1, SEARCH_VERSION).get("seconds", cols["seconds"])
     mean = float(np.nanmean(own))
     left = (DEALS - solved) * mean / 3600
-    rest = ("complete" if solved >= DEALS else
-            f"the rest of {DEALS:,} about {left:.1f} core-hours" if left < 10 else
-            f"the rest of {DEALS:,} about {left:.0f} core-hours")
+    places = 1 if left < 10 else 0
+    rest = ("complete" if in_row >= DEALS else
+            f"the rest of {DEALS:,} about {left:.{places}f} core-hours")
     print(f"{name}: {in_row:,} deals solved in a row, {solved:,} in all, "
           f"{int((cols['par'] < 0).sum())} unanswered; {mean:.1f} s a deal, {rest}")
 
