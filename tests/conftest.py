@@ -9,6 +9,8 @@ import pytest
 from mighty_sim.engine import oracle
 from mighty_sim.reference import rules
 from mighty_sim.reference.deal import Deal
+from mighty_sim.reference.game import next_turn
+from mighty_sim.reference.records import DealRecord, DealResult
 from mighty_sim.rules.cards import SUITS, format_cards, parse_card, parse_cards
 from mighty_sim.rules.profile import RuleProfile, load_profile
 
@@ -70,6 +72,49 @@ class Engine:
         d, f, x = rules.settle(profile, bid=bid, trump=trump, taken=taken, friend=friend)
         return float(d), (None if f is None else float(f)), float(x)
 
+    def contracts(self, bid: int, trump: str, *, profile: RuleProfile,
+                  before_blind: bool = False) -> list[tuple[int, str]]:
+        """The contracts the declarer of ``bid`` ``trump`` may switch to."""
+        if self.name == "kernel":
+            return oracle.contracts_allowed(profile, bid=bid, trump=trump,
+                                            before_blind=before_blind)
+        deal = won_by_0(profile, bid, trump)
+        if before_blind:
+            return list(deal.legal_blind_raises()[1:])
+        if deal.phase == "blind-raise":
+            deal.blind_raise(bid, trump)
+        deal.exchange(lowest(deal.hands[0], profile.blind_size))
+        return list(deal.legal_contracts()[1:])
+
+    def lead_request_ok(self, bid: int, trump: str, *, profile: RuleProfile) -> bool:
+        """Whether the declarer may ask the friend for a first lead at this contract."""
+        if self.name == "kernel":
+            return oracle.lead_request_allowed(profile, bid=bid, trump=trump)
+        deal = won_by_0(profile, bid, trump)
+        if deal.phase == "blind-raise":
+            deal.blind_raise(bid, trump)
+        deal.exchange(lowest(deal.hands[0], profile.blind_size))
+        deal.contract(bid, trump)
+        return bool(deal.lead_requests())
+
+    def weak_ok(self, hand: str, *, profile: RuleProfile) -> bool:
+        """Whether seat 0 may show ``hand`` as weak at its first call."""
+        if self.name == "kernel":
+            return oracle.weak_redeal_allowed(profile, parse_cards(hand), first_call=True)
+        return make_deal([hand], profile=profile).can_show_weak(0)
+
+    def next_turn(self, *, outcome: str, dealer: int, first_bidder: int, redeal_by: int,
+                  profile: RuleProfile) -> tuple[int, int]:
+        """Dealer and first bidder after an attempt that did not reach the play."""
+        if self.name == "kernel":
+            return oracle.next_turn(profile, outcome=outcome, dealer=dealer,
+                                    first_bidder=first_bidder, redeal_by=redeal_by)
+        result = DealResult(outcome=outcome, dealer=dealer,  # type: ignore[arg-type]
+                            redeal_by=redeal_by if outcome == "weak-redeal" else None)
+        record = DealRecord(dealer, first_bidder, (), (0,) * profile.players, 0, (), (),
+                            result)
+        return next_turn(profile, record, 0)
+
     def weak(self, hand: str, profile: RuleProfile = STANDARD) -> float:
         if self.name == "kernel":
             return oracle.weak_hand_score(profile, parse_cards(hand))
@@ -121,9 +166,30 @@ def make_deal(
     return deal
 
 
+def won_by_0(profile: RuleProfile, bid: int, trump: str) -> Deal:
+    """A reference deal whose auction seat 0 won with ``bid`` ``trump``, every other
+    seat passing."""
+    deal = make_deal([], profile=profile)
+    deal.make_bid(0, bid, trump)
+    for seat in range(1, profile.players):
+        deal.pass_(seat)
+    assert deal.declarer == 0
+    return deal
+
+
+def lowest(hand: int, k: int) -> int:
+    """The ``k`` lowest cards of a mask."""
+    out = 0
+    for _ in range(k):
+        low = hand & -hand
+        out |= low
+        hand ^= low
+    return out
+
+
 def c(card: str) -> int:
     """Bit index of a card."""
     return parse_card(card).bit_length() - 1
 
 
-__all__ = ["STANDARD", "SUITS", "Engine", "c", "deck_for", "make_deal"]
+__all__ = ["STANDARD", "SUITS", "Engine", "c", "deck_for", "lowest", "make_deal", "won_by_0"]

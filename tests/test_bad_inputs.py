@@ -237,7 +237,7 @@ def test_bad_simulate_values_write_nothing(tmp_path: Path, args: list[str],
 
 @pytest.mark.parametrize("line,needle", [
     ('mighty = "3C"', "mighty: 3C is also the hunter"),
-    ("rank_gap_after_blind = -1", "rank_gap_after_blind"),
+    ("rank_gap_after_blind = 0", "rank_gap_after_blind"),
     ("ledger_target = -5", "ledger_target"),
     ("weak_ten = inf", "weak_ten"),
     ("friend_share = nan", "friend_share"),

@@ -360,8 +360,14 @@ def test_the_search_version_names_the_positions_it_visits() -> None:
     ``dd_nb.SEARCH_VERSION``. A change to the search that visits other positions fails
     here until the version is raised and its positions written above."""
     found = []
-    for name in ("standard", "ucla-5p", "russian-5p"):
-        profile = load_profile(name)
+    profiles = (  # the rules the positions were written for (a rule change is no search's)
+        load_profile("standard"),
+        load_profile("ucla-5p").replace(rank_gap_unit="rank", rank_gap_after_blind=6,
+                                        nt_lead_request=True, weak_redealer="requester"),
+        load_profile("russian-5p").replace(joker_powerless_tricks=(1, -1),
+                                           friend_modes=("called", "first-trick", "none")),
+    )
+    for profile in profiles:
         params = compile_profile(profile)
         for seed in range(12):
             s, h, tr = random_ending(profile, params, 4100 + seed, 5 + seed % 3)

@@ -110,7 +110,9 @@ def test_auction_and_contract_choices_match(name: str) -> None:
     ("standard", {"first_lead_no_trump": False}),
     ("standard", {"dealer_rule": "clockwise"}),
     ("standard", {"nt_lead_request": False}),
-    ("ucla-5p", {"rank_gap_after_blind": 5}),
+    ("ucla-5p", {"rank_gap_after_blind": 3}),
+    ("ucla-5p", {"rank_gap_unit": "rank", "rank_gap_before_blind": 4,
+                 "rank_gap_after_blind": 8}),
     ("russian-6p", {"mighty_sets_suit_from_trick": 3}),
 ])
 def test_whole_game_comparison_notices_a_different_rule(name: str,

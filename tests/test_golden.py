@@ -4,13 +4,12 @@ by decision in tests/golden/<profile>.txt (as OpenSpiel keeps its playthroughs).
 Each file holds two games of random players (which the reference engine plays alike,
 checked here too) and two of heuristic players. Any change to what the engine does with
 these deals, a rule, a player or the dealing, shows as a diff of the file. When a change
-is meant, write the files again with ``MIGHTY_GOLDEN_UPDATE=1 pytest tests/test_golden.py``
-and read the diff.
+is meant, write the files again with ``python tests/write_golden.py [PROFILE ...]`` and
+read the diff; the test itself only reads them.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -101,12 +100,9 @@ def playthrough(name: str) -> str:
 def test_golden_playthrough(name: str) -> None:
     path = GOLDEN / f"{name}.txt"
     text = playthrough(name)
-    if os.environ.get("MIGHTY_GOLDEN_UPDATE") == "1":
-        GOLDEN.mkdir(exist_ok=True)
-        path.write_text(text)
     assert path.read_text() == text, (
         f"{path} differs from what the engine plays now; if the change is meant, write it "
-        "again with MIGHTY_GOLDEN_UPDATE=1 and read the diff")
+        "again with `python tests/write_golden.py` and read the diff")
     # the random games are the reference engine's too, decision by decision
     report = compare_games(name, seed=SEED, start=0, count=GAMES, ledger=LEDGER)
     assert report.mismatches == 0, report.examples

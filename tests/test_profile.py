@@ -121,14 +121,14 @@ def test_to_toml_round_trip() -> None:
 
 PINNED_FINGERPRINTS = {
     "standard": "aa659230e945f020",
-    "ucla-5p": "c46dd15296ec07ef",
-    "ucla-4p": "6c895fa2d79b7437",
-    "russian-3p": "5689b23b007ccb3c",
-    "russian-4p": "0ca06f0b640ca2fc",
-    "russian-5p": "95ddb195028cc3f2",
-    "russian-6p": "df2947efc10ba1c3",
-    "russian-7p": "bb930493dadff9ae",
-    "russian-8p": "b4040180fe4cdc5f",
+    "ucla-5p": "7b4fb4082426f1fe",
+    "ucla-4p": "525ca9392f864346",
+    "russian-3p": "3e2daeded4cd6c72",
+    "russian-4p": "584465660ed5a816",
+    "russian-5p": "a3c62ccc18f1be30",
+    "russian-6p": "c67b99f91cce43da",
+    "russian-7p": "0a46234e04533c9e",
+    "russian-8p": "3ad2f7c8203fb6b1",
 }
 
 

@@ -386,16 +386,16 @@ def test_raise_before_and_after_the_blind_in_ucla() -> None:
     for seat in range(1, 5):
         deal.pass_(seat)
     assert deal.phase == "blind-raise" and deal.hands[0].bit_count() == 10
-    assert deal.can_blind_raise(7, "S") and deal.can_blind_raise(7, "H")  # any higher
-    assert not deal.can_blind_raise(7, "D")
-    deal.blind_raise(7, "S")
+    # before the blind: one level up (a number, or NT over the suits of its number)
+    assert deal.can_blind_raise(7, "NT") and deal.can_blind_raise(7, "H")  # or keep it
+    assert not deal.can_blind_raise(7, "S") and deal.can_blind_raise(8, "C")
+    deal.blind_raise(7, "NT")
     assert deal.phase == "exchange" and deal.hands[0].bit_count() == 13
     deal.exchange(_three(deal.hands[0]))
-    # after the blind: at least 6 ranks up (two levels, or a level into a higher strain)
-    # from 7 S (rank 38): 8 NT (44) and 9 C (45) are far enough, 8 S (43) is not
-    assert deal.can_contract(8, "NT") and deal.can_contract(9, "C")
-    assert not deal.can_contract(8, "S") and deal.can_contract(9, "S")
-    assert deal.can_contract(7, "S")
+    # after the blind: two levels up; from 7 NT (level 8): 9 NT and 10 of a suit
+    assert deal.can_contract(9, "NT") and deal.can_contract(10, "C")
+    assert not deal.can_contract(8, "NT") and not deal.can_contract(9, "S")
+    assert deal.can_contract(7, "NT")
 
 
 def test_ucla_dealing_starts_with_the_friend() -> None:

@@ -35,7 +35,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..kernels import rules_nb
+from ..kernels import auction_nb, games_nb, rules_nb
+from ..kernels.layout import OUTCOME_ALL_PASS, OUTCOME_PLAYED, OUTCOME_WEAK
 from ..kernels.params import FRIEND_KINDS, compile_profile
 from ..kernels.rules_nb import weak_score2_nb
 from ..rules.cards import JOKER_BIT, N_CARD_KINDS, card_name, copies, parse_suit, to_mask
@@ -227,4 +228,103 @@ def settle(
     return Settlement(declarer=d, friend=f if friend == "friend" else None, defender=x)
 
 
-__all__ = ["Settlement", "legal_plays", "settle", "trick_winner", "weak_hand_score"]
+def _contract(p: RuleProfile, bid: int, trump: str) -> int:
+    t = _trump(trump)
+    if not isinstance(bid, int) or not p.min_bid <= bid <= p.max_bid:
+        raise ValueError(f"bid must be {p.min_bid} to {p.max_bid}; got {bid!r}")
+    return t
+
+
+def contracts_allowed(
+    profile: RuleProfile | str, *, bid: int, trump: str, before_blind: bool = False
+) -> list[tuple[int, str]]:
+    """The contracts the declarer of ``bid`` ``trump`` may play instead, after the
+    exchange (docs/rules.md, standard: Exchange, contract and friend), or with
+    ``before_blind`` before seeing the blind (profiles with ``rank-gap`` raises).
+
+    >>> contracts_allowed("standard", bid=18, trump="S")[:3]
+    [(19, 'S'), (19, 'NT'), (20, 'S')]
+    >>> contracts_allowed("ucla-5p", bid=8, trump="C")[:2]
+    [(9, 'NT'), (10, 'S')]
+    """
+    p = _profile(profile)
+    t = _contract(p, bid, trump)
+    params = _params(p)
+    count = auction_nb.other_contract_count_nb(params, bid, t, bool(before_blind))
+    out = [auction_nb.kth_other_contract_nb(params, bid, t, k, bool(before_blind))
+           for k in range(count)]
+    return [(int(b), TRUMPS[int(x)]) for b, x in out]
+
+
+def weak_redeal_allowed(profile: RuleProfile | str, hand: int, *, first_call: bool) -> bool:
+    """Whether a player holding ``hand`` may show it as weak for a redeal at a call
+    (``first_call``: the player's first of the auction) (docs/rules.md, standard: Auction).
+
+    >>> from mighty_sim import parse_cards
+    >>> weak = parse_cards("JK 9S 8S 7S 6S 5S 4S 3S 2S 9H")
+    >>> weak_redeal_allowed("standard", weak, first_call=True)
+    True
+    >>> weak_redeal_allowed("russian-5p", weak, first_call=True)
+    False
+    """
+    p = _profile(profile)
+    if p.deck_copies == 2:
+        q = int(weak_hand_score(p, hand) * 4)
+    else:
+        q = int(rules_nb.weak_score_q_nb(np.uint64(_hand(p, hand)), _params(p)))
+    return bool(auction_nb.weak_allowed_nb(_params(p), q, bool(first_call)))
+
+
+def lead_request_allowed(profile: RuleProfile | str, *, bid: int, trump: str) -> bool:
+    """Whether the declarer of this contract may name a suit for the friend's first lead
+    (docs/rules.md, standard: Exchange, contract and friend).
+
+    >>> lead_request_allowed("standard", bid=20, trump="NT")
+    True
+    >>> lead_request_allowed("ucla-5p", bid=10, trump="NT")
+    False
+    """
+    p = _profile(profile)
+    t = _contract(p, bid, trump)
+    return bool(auction_nb.lead_request_ok_nb(_params(p), bid, t))
+
+
+_OUTCOMES = {"played": OUTCOME_PLAYED, "all-pass": OUTCOME_ALL_PASS,
+             "weak-redeal": OUTCOME_WEAK}
+
+
+def next_turn(
+    profile: RuleProfile | str, *, outcome: str, dealer: int, first_bidder: int,
+    redeal_by: int = -1, declarer: int = -1, friend: int = -1,
+) -> tuple[int, int]:
+    """Dealer and first bidder of the attempt after one that ended in ``outcome``
+    (``played``, ``all-pass`` or ``weak-redeal``), as the batch kernel rotates them
+    (docs/rules.md: the dealer of each profile). ``friend`` is -1 after a solo.
+
+    >>> next_turn("standard", outcome="weak-redeal", dealer=0, first_bidder=0, redeal_by=3)
+    (3, 3)
+    >>> next_turn("ucla-5p", outcome="weak-redeal", dealer=0, first_bidder=1, redeal_by=3)
+    (0, 1)
+    """
+    p = _profile(profile)
+    if outcome not in _OUTCOMES:
+        raise ValueError(f"outcome must be one of {', '.join(_OUTCOMES)}; got {outcome!r}")
+    for name, seat in (("dealer", dealer), ("first_bidder", first_bidder)):
+        if not 0 <= seat < p.players:
+            raise ValueError(f"{name} must be a seat 0 to {p.players - 1}; got {seat!r}")
+    d, f = games_nb.next_turn_nb(_params(p), _OUTCOMES[outcome], dealer, first_bidder,
+                                 redeal_by, declarer, friend)
+    return int(d), int(f)
+
+
+__all__ = [
+    "Settlement",
+    "contracts_allowed",
+    "lead_request_allowed",
+    "legal_plays",
+    "next_turn",
+    "settle",
+    "trick_winner",
+    "weak_hand_score",
+    "weak_redeal_allowed",
+]

@@ -18,11 +18,21 @@ from .params import (
     P_COST_SUIT,
     P_MAX_BID,
     P_MIN_BID,
+    P_NT_LEAD_REQUEST,
+    P_RAISE_AFTER_EXCHANGE,
     P_RAISE_RULE,
-    P_RANK_GAP,
+    P_RAISE_UNIT,
+    P_RANK_GAP_AFTER,
+    P_RANK_GAP_BEFORE,
     P_STRAIN_ORDER,
+    P_WEAK_STRICT,
+    P_WEAK_THRESHOLD_Q,
+    P_WEAK_WHEN,
     RAISE_RANK_GAP,
+    RAISE_UNIT_LEVEL,
     STRAIN_BRIDGE,
+    WEAK_FIRST_TURN,
+    WEAK_NEVER,
 )
 
 
@@ -52,6 +62,26 @@ def beats_nb(
     if high_number == 0:
         return True
     return bid_key_nb(params, number, trump) > bid_key_nb(params, high_number, high_trump)
+
+
+@njit(cache=True)
+def weak_allowed_nb(params: np.ndarray, q: int, first_call: bool) -> bool:
+    """Whether a hand of weak-hand score ``q`` (quarter points) may be shown for a redeal
+    now (s.2.2): the profile has the redeal, the score is under its threshold, and it is
+    the seat's first call where the profile asks for that."""
+    when = params[P_WEAK_WHEN]
+    if when == WEAK_NEVER or (when == WEAK_FIRST_TURN and not first_call):
+        return False
+    if params[P_WEAK_STRICT]:
+        return q < params[P_WEAK_THRESHOLD_Q]
+    return q <= params[P_WEAK_THRESHOLD_Q]
+
+
+@njit(cache=True)
+def lead_request_ok_nb(params: np.ndarray, bid: int, trump: int) -> bool:
+    """Whether the declarer of this contract may ask the friend for a first lead (s.2.3:
+    at the maximum bid in NT, where the profile has the request)."""
+    return params[P_NT_LEAD_REQUEST] == 1 and bid == params[P_MAX_BID] and trump == NO_TRUMP
 
 
 @njit(cache=True)
@@ -106,17 +136,31 @@ def lowest_bid_in_nb(params: np.ndarray, high_number: int, high_trump: int, trum
 
 
 @njit(cache=True)
+def raise_key_nb(params: np.ndarray, number: int, trump: int) -> int:
+    """A contract's height for ``rank-gap`` raises: its bridge rank (level x 5 + strain),
+    or its level (the number, NT one level above the suits of its number)."""
+    if params[P_RAISE_UNIT] == RAISE_UNIT_LEVEL:
+        return number + (1 if trump == NO_TRUMP else 0)
+    return number * 5 + bridge_strain_nb(trump)
+
+
+@njit(cache=True)
 def can_contract_nb(
-    params: np.ndarray, cur_bid: int, cur_trump: int, bid: int, trump: int
+    params: np.ndarray, cur_bid: int, cur_trump: int, bid: int, trump: int,
+    before_blind: bool = False,
 ) -> bool:
-    """Whether the declarer may play ``bid`` ``trump`` after the exchange (s.2.3)."""
+    """Whether the declarer may play ``bid`` ``trump`` after the exchange (s.2.3), or,
+    with ``before_blind``, before the blind is seen (``rank-gap`` profiles, s.3)."""
     if bid > params[P_MAX_BID] or bid < cur_bid:
         return False
-    if params[P_RAISE_RULE] == RAISE_RANK_GAP:  # s.3: any change ranks 6 up
-        if bid == cur_bid and trump == cur_trump:
-            return True
-        gap = bid_key_nb(params, bid, trump) - bid_key_nb(params, cur_bid, cur_trump)
-        return gap >= params[P_RANK_GAP]
+    if bid == cur_bid and trump == cur_trump:
+        return True
+    if params[P_RAISE_RULE] == RAISE_RANK_GAP:  # s.3: a climb of at least the gap
+        gap = params[P_RANK_GAP_BEFORE] if before_blind else params[P_RANK_GAP_AFTER]
+        climb = raise_key_nb(params, bid, trump) - raise_key_nb(params, cur_bid, cur_trump)
+        return climb >= gap
+    if bid != cur_bid and not params[P_RAISE_AFTER_EXCHANGE]:
+        return False
     if trump == cur_trump:
         return True
     cost = params[P_COST_NT] if trump == NO_TRUMP else params[P_COST_SUIT]
@@ -125,13 +169,15 @@ def can_contract_nb(
 
 
 @njit(cache=True)
-def other_contract_count_nb(params: np.ndarray, cur_bid: int, cur_trump: int) -> int:
+def other_contract_count_nb(
+    params: np.ndarray, cur_bid: int, cur_trump: int, before_blind: bool = False
+) -> int:
     """Number of allowed contracts other than the current one."""
     count = 0
     for bid in range(cur_bid, params[P_MAX_BID] + 1):
         for trump in range(5):
             if (bid != cur_bid or trump != cur_trump) and can_contract_nb(
-                params, cur_bid, cur_trump, bid, trump
+                params, cur_bid, cur_trump, bid, trump, before_blind
             ):
                 count += 1
     return count
@@ -139,13 +185,13 @@ def other_contract_count_nb(params: np.ndarray, cur_bid: int, cur_trump: int) ->
 
 @njit(cache=True)
 def kth_other_contract_nb(
-    params: np.ndarray, cur_bid: int, cur_trump: int, k: int
+    params: np.ndarray, cur_bid: int, cur_trump: int, k: int, before_blind: bool = False
 ) -> tuple[int, int]:
     """The k-th allowed contract other than the current one, in the reference order."""
     for bid in range(cur_bid, params[P_MAX_BID] + 1):
         for trump in range(5):
             if (bid != cur_bid or trump != cur_trump) and can_contract_nb(
-                params, cur_bid, cur_trump, bid, trump
+                params, cur_bid, cur_trump, bid, trump, before_blind
             ):
                 if k == 0:
                     return bid, trump

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..rules.cards import PLANE_BITS
 from ._jit import njit, var
-from .auction_nb import beats_nb
+from .auction_nb import beats_nb, lead_request_ok_nb, weak_allowed_nb
 from .borrow_nb import copy_nb
 from .layout import (
     F_STRENGTH,
@@ -60,17 +60,12 @@ from .params import (
     P_DECK_COPIES,
     P_DECK_SIZE,
     P_HAND_SIZE,
-    P_MAX_BID,
-    P_NT_LEAD_REQUEST,
     P_PACKET_0,
     P_PACKET_COUNT,
     P_PASSES_PERMANENT,
     P_PLAYERS,
     P_RAISE_RULE,
-    P_WEAK_WHEN,
     RAISE_RANK_GAP,
-    WEAK_FIRST_TURN,
-    WEAK_NEVER,
 )
 from .pimc_nb import pimc_decide_nb
 from .play_nb import (
@@ -109,7 +104,6 @@ from .rules_nb import (
     popcount_nb,
     suit_mask_nb,
     weak_score2_nb,
-    weak_score_ok_nb,
 )
 from .tricks_nb import play_tricks_nb
 
@@ -154,10 +148,8 @@ def run_auction_nb(
     permanent = params[P_PASSES_PERMANENT] == 1
     while True:
         seat = turn
-        weak_ok = params[P_WEAK_WHEN] != WEAK_NEVER and weak_score_ok_nb(rw[row, seat], params)
         first_call = (had_turn >> seat) & 1 == 0
-        if params[P_WEAK_WHEN] == WEAK_FIRST_TURN and not first_call:
-            weak_ok = False
+        weak_ok = weak_allowed_nb(params, rw[row, seat], first_call)
         if first_call and policies[seat] != POLICY_RANDOM and not weak_ok:
             # the heuristic's strain, at its first call that is not a weak hand shown (an
             # attempt redealt for a weak hand never needs most of them)
@@ -374,7 +366,7 @@ def play_contract_nb(
                                                 params)
     changed = new_trump != trump
     bid, trump = new_bid, new_trump
-    request_ok = params[P_NT_LEAD_REQUEST] == 1 and bid == params[P_MAX_BID] and trump == NO_TRUMP
+    request_ok = lead_request_ok_nb(params, bid, trump)
     mode, called, request = friend_decide_nb(policies[d], pp[d], st, kinds, discards, bid,
                                              trump, kind_cards, request_ok, params)
     # -- play (s.2.4) and settlement (s.2.5) -----------------------------------------------

@@ -34,9 +34,32 @@ from .params import (
     P_FIRST_BIDDER_RULE,
     P_HAND_SIZE,
     P_PLAYERS,
+    P_WEAK_REDEALER,
+    REDEALER_REQUESTER,
 )
 from .play_nb import N_H, N_S
 from .rng_nb import attempt_index_nb, below_nb, dealer_index_nb, seed_stream_nb
+
+
+@njit(cache=True)
+def next_turn_nb(params: np.ndarray, outcome: int, dealer: int, first: int, redeal_by: int,
+                 declarer: int, friend: int) -> tuple[int, int]:
+    """Dealer and first bidder of the attempt after one that ended in ``outcome``
+    (s.2.1, s.2.2; the ucla and russian rotations by profile)."""
+    n = params[P_PLAYERS]
+    if outcome == OUTCOME_WEAK and params[P_WEAK_REDEALER] == REDEALER_REQUESTER:
+        return redeal_by, redeal_by  # the requester deals and opens the auction
+    if outcome != OUTCOME_PLAYED:  # all passed, or a re-shuffle by the same dealer
+        return dealer, first
+    if params[P_DEALER_RULE] != DEALER_CLOCKWISE:
+        dealer = friend if friend >= 0 else declarer
+        if params[P_DEALER_RULE] == DEALER_FRIEND_FIRST_DEALT:
+            dealer = (dealer - 1 + n) % n
+    else:
+        dealer = (dealer + 1) % n
+    if params[P_FIRST_BIDDER_RULE] == FIRST_BIDDER_DEALER_THEN_DECLARER:
+        return dealer, declarer
+    return dealer, (dealer + 1) % n
 
 
 @njit(cache=True, nrt=True)
@@ -118,27 +141,14 @@ def _play_games_nb(
                                      scratch_i, scratch_u, scratch_f)
             h_used += ri[row, R_HIST_LEN]
             outcome = ri[row, R_OUTCOME]
-            if outcome == OUTCOME_WEAK:
-                dealer = ri[row, R_REDEAL_BY]
-                first = dealer
-            elif outcome == OUTCOME_PLAYED:
+            if outcome == OUTCOME_PLAYED:
                 played += 1
-                declarer = ri[row, R_DECLARER]
                 for s in range(n):
                     totals[s] += rf[row, s]
                     if target > 0.0 and totals[s] >= target:
                         reached = True  # a player reached the target: the game ends
-                if params[P_DEALER_RULE] != DEALER_CLOCKWISE:
-                    f = ri[row, R_FRIEND_SEAT]
-                    dealer = f if f >= 0 else declarer
-                    if params[P_DEALER_RULE] == DEALER_FRIEND_FIRST_DEALT:
-                        dealer = (dealer - 1 + n) % n
-                else:
-                    dealer = (dealer + 1) % n
-                if params[P_FIRST_BIDDER_RULE] == FIRST_BIDDER_DEALER_THEN_DECLARER:
-                    first = declarer
-                else:
-                    first = (dealer + 1) % n
+            dealer, first = next_turn_nb(params, outcome, dealer, first, ri[row, R_REDEAL_BY],
+                                         ri[row, R_DECLARER], ri[row, R_FRIEND_SEAT])
             row += 1
             attempt += 1
     return n_games, row, t_used

@@ -24,11 +24,14 @@ from ..rules.profile import (
     FirstBidder,
     FriendMode,
     HunterRule,
+    PenaltyFailure,
     RaiseRule,
+    RaiseUnit,
     RuleProfile,
     Scoring,
     StrainOrder,
     WeakHandWhen,
+    WeakRedealer,
 )
 
 (
@@ -82,14 +85,19 @@ from ..rules.profile import (
     P_FRIEND_MODE_0,
     P_FRIEND_MODE_1,
     P_FRIEND_MODE_2,
-    P_RANK_GAP,
+    P_RANK_GAP_AFTER,
+    P_RANK_GAP_BEFORE,
+    P_RAISE_UNIT,
+    P_RAISE_AFTER_EXCHANGE,
+    P_WEAK_REDEALER,
+    P_PENALTY_FAILURE,
     P_DEALER_RULE,
     P_FIRST_BIDDER_RULE,
     P_DECK_SIZE,
     P_DECK_MASK,
     P_PACKET_COUNT,
     P_PACKET_0,
-) = range(57)
+) = range(62)
 MAX_PACKETS = 12
 N_PARAMS = P_PACKET_0 + MAX_PACKETS
 
@@ -114,6 +122,9 @@ BID_POINTS, BID_TRICKS = _codes(BidUnit)
 STRAIN_NT_OVER_SUITS, STRAIN_BRIDGE = _codes(StrainOrder)
 WEAK_FIRST_TURN, WEAK_BEFORE_END, WEAK_NEVER = _codes(WeakHandWhen)
 RAISE_CHANGE_COST, RAISE_RANK_GAP = _codes(RaiseRule)
+RAISE_UNIT_RANK, RAISE_UNIT_LEVEL = _codes(RaiseUnit)
+REDEALER_REQUESTER, REDEALER_DEALER = _codes(WeakRedealer)
+PENALTY_FAILURE_BID, PENALTY_FAILURE_SHORTFALL = _codes(PenaltyFailure)
 HUNTER_LEAD_DEMAND, HUNTER_NEXT_PLAYER = _codes(HunterRule)
 SCORING_ZERO_SUM, SCORING_TRICKS, SCORING_PENALTY = _codes(Scoring)
 MODE_CALLED, MODE_FIRST_TRICK, MODE_NONE = _codes(FriendMode)
@@ -187,7 +198,12 @@ def compile_profile(profile: RuleProfile) -> np.ndarray:
     v[P_FRIEND_MODE_COUNT] = len(p.friend_modes)
     for k, mode in enumerate(p.friend_modes):
         v[P_FRIEND_MODE_0 + k] = code(mode, FriendMode)
-    v[P_RANK_GAP] = p.rank_gap_after_blind
+    v[P_RANK_GAP_AFTER] = p.rank_gap_after_blind
+    v[P_RANK_GAP_BEFORE] = p.rank_gap_before_blind
+    v[P_RAISE_UNIT] = code(p.rank_gap_unit, RaiseUnit)
+    v[P_RAISE_AFTER_EXCHANGE] = int(p.raise_after_exchange)
+    v[P_WEAK_REDEALER] = code(p.weak_redealer, WeakRedealer)
+    v[P_PENALTY_FAILURE] = code(p.penalty_failure, PenaltyFailure)
     v[P_DEALER_RULE] = code(p.dealer_rule, DealerRule)
     v[P_FIRST_BIDDER_RULE] = code(p.first_bidder, FirstBidder)
     v[P_DECK_SIZE] = p.deck_size

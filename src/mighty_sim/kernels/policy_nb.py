@@ -413,13 +413,12 @@ def contract_decide_nb(
 def blind_raise_decide_nb(
     policy: int, st: np.ndarray, bid: int, trump: int, params: np.ndarray
 ) -> tuple[int, int]:
-    """The contract before the blind is seen (rank-gap profiles); the heuristic keeps it.
-    The higher contracts are exactly the bids that would beat the current one."""
+    """The contract before the blind is seen (rank-gap profiles); the heuristic keeps it."""
     if policy == POLICY_RANDOM:
-        higher = legal_bid_count_nb(params, bid, trump)
+        higher = other_contract_count_nb(params, bid, trump, True)
         if higher == 0 or chance_nb(st, 1, 2):
             return bid, trump
-        return kth_legal_bid_nb(params, bid, trump, below_nb(st, higher))
+        return kth_other_contract_nb(params, bid, trump, below_nb(st, higher), True)
     return bid, trump
 
 

@@ -69,15 +69,15 @@ from .params import (
     P_MIGHTY_LEAD_DEMANDS,
     P_MIGHTY_SETS_FROM,
     P_MIN_BID,
+    P_PENALTY_FAILURE,
     P_PLAYERS,
     P_SCORING,
     P_TOTAL_POINTS,
     P_WEAK_HONOR_Q,
     P_WEAK_JOKER_Q,
     P_WEAK_MIGHTY_Q,
-    P_WEAK_STRICT,
     P_WEAK_TEN_Q,
-    P_WEAK_THRESHOLD_Q,
+    PENALTY_FAILURE_SHORTFALL,
     SCORING_PENALTY,
     SCORING_ZERO_SUM,
 )
@@ -299,20 +299,6 @@ def weak_score2_batch_nb(p0: np.ndarray, p1: np.ndarray, params: np.ndarray,
 
 
 @njit(cache=True)
-def weak_qualifies_nb(hand: np.uint64, params: np.ndarray) -> bool:
-    """Whether a hand may be shown as weak for a redeal."""
-    return weak_score_ok_nb(weak_score_q_nb(hand, params), params)
-
-
-@njit(cache=True)
-def weak_score_ok_nb(q: int, params: np.ndarray) -> bool:
-    """Whether a weak-hand score (quarter points) is under the profile's threshold."""
-    if params[P_WEAK_STRICT]:
-        return q < params[P_WEAK_THRESHOLD_Q]
-    return q <= params[P_WEAK_THRESHOLD_Q]
-
-
-@njit(cache=True)
 def joker_led_with_power_nb(params: np.ndarray, trick_no: int) -> bool:
     """Whether a joker led in this trick has power (and so names the suit to follow)."""
     return not in_tricks_nb(params[P_JOKER_POWERLESS], trick_no)
@@ -489,7 +475,8 @@ def settle_nb(
         base = params[P_MIN_BID] - 1
         if success:
             return 0.0, 0.0, float(-(taken - base) * mult)
-        pen = float(-(bid - base) * mult)
+        short = params[P_PENALTY_FAILURE] == PENALTY_FAILURE_SHORTFALL
+        pen = float(-((bid - taken) if short else (bid - base)) * mult)
         return pen, pen if friend_kind == FRIEND_KIND_FRIEND else 0.0, 0.0
     # trick scoring (not zero-sum): defenders score 0
     if success:

@@ -75,6 +75,19 @@ def bid_rank(profile: RuleProfile, number: int, trump: str) -> tuple[int, int]:
     return (number, 1 if trump == "NT" else 0)
 
 
+def raise_climb(profile: RuleProfile, old: tuple[int, str], new: tuple[int, str]) -> int:
+    """How far ``new`` climbs above ``old`` for ``rank-gap`` raises (s.3): in bridge
+    ranks (level x 5 + strain), or in levels (the number, NT one level above the suits
+    of its number)."""
+
+    def height(number: int, trump: str) -> int:
+        if profile.rank_gap_unit == "level":
+            return number + (1 if trump == "NT" else 0)
+        return number * 5 + BRIDGE_STRAINS.index(trump)
+
+    return height(*new) - height(*old)
+
+
 class Deal:
     """The state of one dealt attempt, from the deal to the settlement."""
 
@@ -253,22 +266,23 @@ class Deal:
     # -- raise before the blind is seen (s.3, rank-gap profiles) ---------------------------
     def verify_blind_raise(self, bid: int, trump: str) -> None:
         """Raise unless the declarer may play ``bid`` ``trump`` before seeing the blind:
-        the current contract, or any contract that ranks higher."""
+        the current contract, or one that climbs at least ``rank_gap_before_blind``."""
         if self.phase != "blind-raise":
             raise RuleError(f"not before the blind (phase {self.phase})")
         p = self.profile
         if trump not in TRUMPS or not p.min_bid <= bid <= p.max_bid:
             raise RuleError(f"no contract {bid} {trump}")
-        if (bid, trump) != (self.bid, self.trump) and bid_rank(p, bid, trump) <= bid_rank(
-                p, self.bid, self.trump):
-            raise RuleError(f"{bid} {trump} does not rank above {self.bid} {self.trump}")
+        climb = raise_climb(p, (self.bid, self.trump), (bid, trump))
+        if (bid, trump) != (self.bid, self.trump) and climb < p.rank_gap_before_blind:
+            raise RuleError(f"before the blind a new contract must climb "
+                            f"{p.rank_gap_before_blind} {p.rank_gap_unit}(s)")
 
     def can_blind_raise(self, bid: int, trump: str) -> bool:
         """Whether the declarer may play ``bid`` ``trump`` before seeing the blind."""
         return _can(self.verify_blind_raise, bid, trump)
 
     def legal_blind_raises(self) -> tuple[tuple[int, str], ...]:
-        """The current contract, then every higher one (bid low to high, S H D C NT)."""
+        """The current contract, then every one allowed (bid low to high, S H D C NT)."""
         p = self.profile
         others = [(b, t) for b in range(self.bid, p.max_bid + 1) for t in TRUMPS
                   if (b, t) != (self.bid, self.trump) and self.can_blind_raise(b, t)]
@@ -319,13 +333,14 @@ class Deal:
             raise RuleError(f"the bid cannot exceed {p.max_bid}")
         if bid < self.bid:
             raise RuleError(f"the bid cannot go down from {self.bid}")
-        if p.raise_rule == "rank-gap":  # s.3: any change, same strain or not, ranks 6 up
-            gap = bid_rank(p, bid, trump)[0] - bid_rank(p, self.bid, self.trump)[0]
-            if (bid, trump) != (self.bid, self.trump) and gap < p.rank_gap_after_blind:
-                raise RuleError(
-                    f"after the blind a new contract must rank {p.rank_gap_after_blind} higher"
-                )
+        if p.raise_rule == "rank-gap":  # s.3: any change, same strain or not, climbs
+            climb = raise_climb(p, (self.bid, self.trump), (bid, trump))
+            if (bid, trump) != (self.bid, self.trump) and climb < p.rank_gap_after_blind:
+                raise RuleError(f"after the blind a new contract must climb "
+                                f"{p.rank_gap_after_blind} {p.rank_gap_unit}(s)")
             return
+        if bid != self.bid and not p.raise_after_exchange:
+            raise RuleError(f"the bid stays at {self.bid}: this profile has no raise")
         if trump == self.trump:
             return
         cost = p.trump_change_cost_nt if trump == "NT" else p.trump_change_cost_suit

@@ -182,7 +182,8 @@ def next_turn(
     """Dealer and first bidder of the attempt after ``record`` (s.2.1, s.2.2)."""
     n = profile.players
     result = record.result
-    if result.outcome == "all-pass":
+    if result.outcome == "all-pass" or (
+            result.outcome == "weak-redeal" and profile.weak_redealer == "dealer"):
         return record.dealer, record.first_bidder
     if result.outcome == "weak-redeal":
         assert result.redeal_by is not None

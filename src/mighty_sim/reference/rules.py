@@ -243,7 +243,8 @@ def settle(
             return Fraction(0), (Fraction(0) if has_friend else None), Fraction(
                 -(taken - base_points) * factor
             )
-        penalty = Fraction(-(bid - base_points) * factor)
+        owed = bid - taken if profile.penalty_failure == "shortfall" else bid - base_points
+        penalty = Fraction(-owed * factor)
         return penalty, (penalty if has_friend else None), Fraction(0)
     # trick scoring (s.3): the defenders score nothing
     score = 10 * bid + 5 * (taken - bid) if made else -10 * bid - 5 * (bid - taken - 1)

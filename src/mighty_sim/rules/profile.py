@@ -54,6 +54,9 @@ HunterRule = Literal["lead-demand", "next-player"]
 FriendMode = Literal["called", "first-trick", "none"]
 Scoring = Literal["zero-sum", "tricks", "penalty"]
 RaiseRule = Literal["change-cost", "rank-gap"]
+RaiseUnit = Literal["rank", "level"]
+WeakRedealer = Literal["requester", "dealer"]
+PenaltyFailure = Literal["bid", "shortfall"]
 DealerRule = Literal["friend", "clockwise", "friend-first-dealt"]
 FirstBidder = Literal["dealer-then-declarer", "left-of-dealer", "first-dealt"]
 
@@ -109,6 +112,9 @@ class RuleProfile:
     weak_threshold: float = 0.5
     weak_strict: bool = False
     """False: score <= threshold qualifies; True: score < threshold qualifies."""
+    weak_redealer: WeakRedealer = "requester"
+    """Who deals after a weak-hand redeal: ``requester`` (who then opens the auction) or
+    the same ``dealer`` and first bidder again, as after an all-pass."""
 
     # -- exchange, contract, friend (s.2.3) -------------------------------------------
     raise_rule: RaiseRule = "change-cost"
@@ -118,8 +124,16 @@ class RuleProfile:
     """Bid increase to change from a suit to NT."""
     trump_change_doubles: bool = False
     """A trump change doubles the deal's settlement instead of costing bid (Russian)."""
+    raise_after_exchange: bool = True
+    """``change-cost``: the declarer may raise the bid after the exchange; False: the bid
+    stays as the auction left it (a trump change, where allowed, keeps it)."""
+    rank_gap_unit: RaiseUnit = "rank"
+    """``rank-gap`` raises: how the climb is counted; ``rank``: bridge order (level x 5 +
+    strain); ``level``: the number, NT one level above the suits of its number."""
+    rank_gap_before_blind: int = 1
+    """``rank-gap`` raises: the least climb before the blind is seen (1: any higher)."""
     rank_gap_after_blind: int = 6
-    """``rank-gap`` raises: minimum rank increase after the blind is seen."""
+    """``rank-gap`` raises: the least climb after the blind is seen."""
     friend_modes: tuple[FriendMode, ...] = ("called", "first-trick", "none")
     nt_lead_request: bool = True
     """At the maximum bid in NT the declarer may name a suit the friend must lead first."""
@@ -167,6 +181,9 @@ class RuleProfile:
     """Trick scoring: lowest declarer score (e.g. -800); 0 = no cap."""
     friend_share: float = 0.5
     """Trick scoring: the friend's share of the declarer's score."""
+    penalty_failure: PenaltyFailure = "bid"
+    """Penalty scoring: what a failed contract costs the declarer and the friend each:
+    ``bid``: B - base; ``shortfall``: B - P, the points missing."""
     lone_declarer: bool = False
     """The declarer always plays alone (three players)."""
 
@@ -267,7 +284,8 @@ class RuleProfile:
         >>> len(load_profile("standard").fingerprint())
         16
         """
-        rules = {k: v for k, v in self.to_dict().items() if k not in ("name", "description")}
+        rules = {k: v for k, v in self.to_dict().items() if k not in ("name", "description")
+                 and not (k in _HASHED_WHEN_SET and v == _plain(_FIELDS[k].default))}
         blob = json.dumps(rules, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
@@ -307,6 +325,12 @@ def _toml_value(v: Any) -> str:
 
 
 _FIELDS = {f.name: f for f in fields(RuleProfile)}
+_HASHED_WHEN_SET = frozenset({
+    "weak_redealer", "raise_after_exchange", "rank_gap_unit", "rank_gap_before_blind",
+    "penalty_failure",
+})
+"""Fields added after datasets were first named by fingerprint: hashed only when they
+differ from their default, so rules that do not use them keep their fingerprint."""
 _TUPLE_FIELDS = {
     "deck_remove",
     "deal_packets",
@@ -462,8 +486,14 @@ def _validate(p: RuleProfile) -> None:  # noqa: C901 - one flat list of checks r
         raise ValueError(f"ledger_deals: must be at least 1, got {p.ledger_deals}")
     if p.ledger_target < 0:
         raise ValueError(f"ledger_target: must be 0 (no target) or more, got {p.ledger_target}")
-    if p.rank_gap_after_blind < 0:
-        raise ValueError(f"rank_gap_after_blind: must be 0 or more, got {p.rank_gap_after_blind}")
+    for name in ("rank_gap_before_blind", "rank_gap_after_blind"):
+        if getattr(p, name) < 1:
+            raise ValueError(f"{name}: must be 1 or more, got {getattr(p, name)}")
+    if p.scoring == "penalty" and (p.double_no_trump or p.double_no_friend or p.double_run
+                                   or p.double_back_run):
+        raise ValueError("double_no_trump: penalty scoring has no doubles but the trump "
+                         "change's (set double_no_trump, double_no_friend, double_run and "
+                         "double_back_run to false)")
     if p.lone_declarer and p.friend_modes != ("none",):
         raise ValueError("friend_modes: a lone declarer profile allows only 'none'")
     if (p.bid_unit == "tricks") != (p.scoring == "tricks"):
@@ -480,18 +510,26 @@ _RUSSIAN = dict(
     description="Russian description for 3 to 8 players, penalty-point scoring.",
     dealer_rule="clockwise",
     first_bidder="left-of-dealer",
+    weak_hand_when="never",  # all-pass is the text's only redeal
     raise_rule="change-cost",
+    raise_after_exchange=False,  # the text lets the declarer name a new trump, not raise
     trump_change_cost_suit=0,
     trump_change_cost_nt=0,
     trump_change_doubles=True,
+    friend_modes=("called", "none"),
     first_lead_no_joker=True,
     first_lead_no_hunter=True,
     joker_no_lead_tricks=(1, -1),
+    joker_powerless_tricks=(),  # the text bars the joker's lead there, not its power
     mighty_sets_suit_from_trick=2,
     hunter_rule="next-player",
     hunter_tricks=tuple(range(1, 11)),
     mighty_answers_demand=False,
     scoring="penalty",
+    double_no_trump=False,  # penalty points know no doubles but the trump change's
+    double_no_friend=False,
+    double_run=False,
+    double_back_run=False,
 )
 _TWO_DECKS = dict(deck_copies=2, jokers=4, blind_size=6, min_bid=25, max_bid=40)
 
@@ -529,9 +567,13 @@ _UCLA = dict(
     weak_ten=0.5,
     weak_threshold=1.0,
     weak_strict=True,
+    weak_redealer="dealer",  # a re-shuffle: the same dealer deals again
     raise_rule="rank-gap",
+    rank_gap_unit="level",  # a level is a number, NT one above the suits of its number
+    rank_gap_before_blind=1,
+    rank_gap_after_blind=2,
     friend_modes=("called", "none"),
-    # raise_rule "rank-gap": any higher contract before the blind is seen, +6 after
+    nt_lead_request=False,  # the text has no lead request
     mighty_alternative="AC",
     hunter_tricks=tuple(range(2, 10)),
     scoring="tricks",

@@ -209,12 +209,9 @@ def compare_auction_choices(profile: RuleProfile | str, *, seed: int, start: int
             reference = [(b, TRUMPS.index(t)) for b, t in view.legal_bids]
         else:
             cur = (view.bid, TRUMPS.index(view.trump))
-            if what == "before the blind":  # any higher contract (rank-gap profiles)
-                others = [kth_legal_bid_nb(params, cur[0], cur[1], k)
-                          for k in range(legal_bid_count_nb(params, cur[0], cur[1]))]
-            else:
-                others = [kth_other_contract_nb(params, cur[0], cur[1], k)
-                          for k in range(other_contract_count_nb(params, cur[0], cur[1]))]
+            before = what == "before the blind"  # rank-gap profiles
+            others = [kth_other_contract_nb(params, cur[0], cur[1], k, before)
+                      for k in range(other_contract_count_nb(params, cur[0], cur[1], before))]
             kernel = [cur] + [(int(b), int(t)) for b, t in others]
             reference = [(b, TRUMPS.index(t)) for b, t in view.legal_contracts]
         kernel = [(int(b), int(t)) for b, t in kernel]
