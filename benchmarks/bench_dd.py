@@ -1,4 +1,4 @@
-"""The double-dummy search (``kernels.dd_nb``): time and positions searched a solve.
+"""The double-dummy search (``kernels.search.dd_nb``): time and positions searched a solve.
 
 What it counts: random contracts of ``standard`` on random deals, played by random
 players to an ending of N tricks left (and a few cards of the first of them), each
@@ -37,7 +37,7 @@ on 50 endings of 2 tricks.
 
 The last is the whole-deal timing, far longer than a sitting (``--part 0/2`` and
 ``--part 1/2`` run it on two cores, each solving every other deal): its log is kept in the
-repository (``_v4``: :data:`mighty_sim.kernels.dd_nb.SEARCH_VERSION`; a search that
+repository (``_v4``: :data:`mighty_sim.kernels.search.dd_nb.SEARCH_VERSION`; a search that
 visits other positions starts a new log), and each run takes the deals already there
 from it and adds more. A deal's positions do not depend on the run; its time moves with
 the machine's phase and whatever ran beside it. With ``--par-run RUN``, the deals the
@@ -68,15 +68,28 @@ from pathlib import Path
 import numpy as np
 from _results import print_figures, save
 from numba import config as numba_config
+from par_runs import kept_solves, solved_in_a_row
 from rich.console import Console
 from rich.progress import MofNCompleteColumn, Progress
 
-from mighty_sim.analysis.par import kept_solves, solved_in_a_row
 from mighty_sim.dataset.integrity import open_run
 from mighty_sim.dataset.schema import deal_id
 from mighty_sim.engine.batch import Batch, play_batch, policy_arrays
 from mighty_sim.engine.players import parse_players
-from mighty_sim.kernels.dd_nb import (
+from mighty_sim.kernels.layout import (
+    G_ATTEMPT,
+    G_GAME,
+    MAX_PLAYERS,
+    OUTCOME_PLAYED,
+    POLICY_HEURISTIC,
+    POLICY_PIMC,
+    PP_BIDDING,
+    R_BID,
+    R_OUTCOME,
+)
+from mighty_sim.kernels.loop.play_nb import N_H, N_S
+from mighty_sim.kernels.params import P_HAND_SIZE, P_TOTAL_POINTS, compile_profile
+from mighty_sim.kernels.search.dd_nb import (
     SEARCH_VERSION,
     TOP,
     TT_BITS,
@@ -100,23 +113,10 @@ from mighty_sim.kernels.dd_nb import (
     table_bits_nb,
     work_nb,
 )
-from mighty_sim.kernels.layout import (
-    G_ATTEMPT,
-    G_GAME,
-    MAX_PLAYERS,
-    OUTCOME_PLAYED,
-    POLICY_HEURISTIC,
-    POLICY_PIMC,
-    PP_BIDDING,
-    R_BID,
-    R_OUTCOME,
-)
-from mighty_sim.kernels.par_nb import (
+from mighty_sim.kernels.search.par_nb import (
     first_tricks_nb,
     recorded_position_nb,
 )
-from mighty_sim.kernels.params import P_HAND_SIZE, P_TOTAL_POINTS, compile_profile
-from mighty_sim.kernels.play_nb import N_H, N_S
 from mighty_sim.rules.profile import RuleProfile, load_profile
 from mighty_sim.verify.positions import random_ending
 

@@ -12,7 +12,7 @@ answered one (its time at the limit is only a lower bound), so the percentiles h
 as long as they fall below the unanswered share. A run of hours on a shared machine
 is timed in every phase of it: docs/benchmarks.md says what else ran beside it.
 
-    .venv/bin/python benchmarks/bench_par_times.py out/whole/h20k out/whole/p20k [--from 1]
+    python benchmarks/bench_par_times.py out/whole-deals/heuristic out/whole-deals/pimc
 """
 
 from __future__ import annotations
@@ -24,9 +24,10 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 from _results import print_figures, save
+from par_runs import kept_solves
 
-from mighty_sim.analysis.par import kept_solves, read_par
-from mighty_sim.kernels.dd_nb import SEARCH_VERSION
+from mighty_sim.analysis.par import read_par
+from mighty_sim.kernels.search.dd_nb import SEARCH_VERSION
 
 
 def times(runs: list[Path], from_trick: int, search: int = SEARCH_VERSION) -> pl.DataFrame:

@@ -17,8 +17,8 @@ from pathlib import Path
 import numpy as np
 from _results import save
 
-from mighty_sim.kernels import rules_nb
 from mighty_sim.kernels.params import compile_profile
+from mighty_sim.kernels.rules import rules_nb
 from mighty_sim.reference import rules
 from mighty_sim.rules.profile import load_profile
 from mighty_sim.verify.differential import decision_arrays, record_random_deals

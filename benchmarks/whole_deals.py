@@ -21,7 +21,7 @@ runs: ``heuristic`` (seed 1: its deals are those ``bench_dd.py --played`` times,
 ``par`` visits the same positions for each) and ``pimc`` (seed 2, every seat PIMC; its
 players bid and exchange as the heuristic's, so ``bench_dd.py --also-run`` counts its
 deals in the whole-deal timing too).
-A new version of the search (``kernels.dd_nb.SEARCH_VERSION``) takes the deals an older
+A new version of the search (``kernels.search.dd_nb.SEARCH_VERSION``) takes the deals an older
 one answered (a par is exact whatever search found it); the timing counts only the
 deals this search was the first to solve, in a row from the first of them (so a new
 search's timing starts where the older one's deals end).
@@ -36,11 +36,11 @@ import sys
 from pathlib import Path
 
 import numpy as np
+from par_runs import in_a_row, kept_solves, solved_in_a_row
 
-from mighty_sim.analysis.par import in_a_row, kept_solves, solved_in_a_row
 from mighty_sim.dataset.integrity import PACKED_PARTS, PAR_PARTS, open_run
 from mighty_sim.files import written_whole
-from mighty_sim.kernels.dd_nb import SEARCH_VERSION
+from mighty_sim.kernels.search.dd_nb import SEARCH_VERSION
 
 ROOT = Path(__file__).resolve().parent.parent
 KEPT = ROOT / "data" / "whole-deals"

@@ -88,7 +88,7 @@ def test_pext_gathers_the_masked_bits(x: int, m: int) -> None:
     definition: bit i of the result is x's bit at m's i-th set bit."""
     import numpy as np
 
-    from mighty_sim.kernels.rules_nb import pext_loop_nb, pext_nb
+    from mighty_sim.kernels.rules.rules_nb import pext_loop_nb, pext_nb
 
     want = sum(((x >> b) & 1) << i for i, b in enumerate(b for b in range(64) if m >> b & 1))
     assert int(pext_nb(np.uint64(x), np.uint64(m))) == want
@@ -102,7 +102,7 @@ def test_kth_card_is_the_kth_set_bit(m: int, k: int) -> None:
     against the definition: the k-th set bit from the bottom, 64 past the last."""
     import numpy as np
 
-    from mighty_sim.kernels.rules_nb import kth_card_loop_nb, kth_card_nb
+    from mighty_sim.kernels.rules.rules_nb import kth_card_loop_nb, kth_card_nb
 
     bits = [b for b in range(64) if m >> b & 1]
     want = bits[k] if k < len(bits) else 64

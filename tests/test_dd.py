@@ -1,4 +1,4 @@
-"""The double-dummy search (kernels.dd_nb) against the same game searched exhaustively,
+"""The double-dummy search (kernels.search.dd_nb) against the same game searched exhaustively,
 nothing pruned: random contracts on random deals of every one-deck profile, played at
 random to endings of one to four tricks (taken up mid-trick too; up to five in the slow
 test), every friend mode; each part of the search alone and left out; and an ending whose
@@ -12,7 +12,26 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mighty_sim.kernels.dd_nb import (
+from mighty_sim.kernels.layout import MAX_PLAYERS
+from mighty_sim.kernels.loop.play_nb import (
+    N_H,
+    N_S,
+    S_DECLARER,
+    S_DEMANDED,
+    S_FRIEND,
+    S_JOKER_SUIT,
+    S_K,
+    S_LEADER,
+    S_N,
+    S_TRICK_NO,
+    S_TRUMP,
+    legal_now_nb,
+    start_play_nb,
+    to_play_nb,
+)
+from mighty_sim.kernels.params import MODE_CALLED, P_HAND_SIZE, compile_profile
+from mighty_sim.kernels.rules.rules_nb import trick_winner_nb
+from mighty_sim.kernels.search.dd_nb import (
     SEARCH_VERSION,
     TOP,
     TT_BITS,
@@ -37,25 +56,6 @@ from mighty_sim.kernels.dd_nb import (
     side_of_nb,
     work_nb,
 )
-from mighty_sim.kernels.layout import MAX_PLAYERS
-from mighty_sim.kernels.params import MODE_CALLED, P_HAND_SIZE, compile_profile
-from mighty_sim.kernels.play_nb import (
-    N_H,
-    N_S,
-    S_DECLARER,
-    S_DEMANDED,
-    S_FRIEND,
-    S_JOKER_SUIT,
-    S_K,
-    S_LEADER,
-    S_N,
-    S_TRICK_NO,
-    S_TRUMP,
-    legal_now_nb,
-    start_play_nb,
-    to_play_nb,
-)
-from mighty_sim.kernels.rules_nb import trick_winner_nb
 from mighty_sim.rules.cards import parse_cards
 from mighty_sim.rules.profile import BUILTIN_PROFILES, TRUMPS, RuleProfile, load_profile
 from mighty_sim.verify.dd_reference import reference_value

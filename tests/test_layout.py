@@ -125,3 +125,51 @@ def test_importing_has_no_side_effects(tmp_path: Path) -> None:
                           env=env, check=False)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "True"
+
+
+KERNEL_DOORS = ("mighty_sim.engine", "mighty_sim.verify", "mighty_sim.dataset.schema")
+"""The modules that may import the kernels: the engine (their public face), the checks
+of the kernels against the reference engine, and the dataset schema's one mapping of
+the row columns to names."""
+
+FLOORS = {"rules": 0, "files": 0, "workers": 0, "kernels": 1, "engine": 2, "reference": 2,
+          "dataset": 3, "verify": 4, "analysis": 4, "cli": 5}
+"""Each package's floor: a package imports only packages on floors below its own."""
+
+
+def _package(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def kernel_imports_outside(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    return sorted((a, b) for a, bs in graph.items() for b in bs
+                  if b.startswith("mighty_sim.kernels") and not a.startswith(
+                      ("mighty_sim.kernels",) + KERNEL_DOORS))
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    out = []
+    for a, bs in graph.items():
+        pa = _package(a)
+        for b in bs:
+            pb = _package(b)
+            if pa in FLOORS and pb in FLOORS and pa != pb and FLOORS[pb] >= FLOORS[pa]:
+                out.append((a, b))
+    return sorted(out)
+
+
+def test_only_the_engine_opens_the_kernels() -> None:
+    graph = import_graph()
+    assert kernel_imports_outside(graph) == []
+    graph["mighty_sim.analysis.duel"].add("mighty_sim.kernels.layout")  # noticed
+    assert kernel_imports_outside(graph) == [("mighty_sim.analysis.duel",
+                                              "mighty_sim.kernels.layout")]
+
+
+def test_no_package_imports_one_above_it() -> None:
+    graph = import_graph()
+    assert set(FLOORS) | {"", "__main__"} >= {_package(m) for m in graph}, "a new package"
+    assert upward_imports(graph) == []
+    graph["mighty_sim.engine.batch"].add("mighty_sim.dataset.shards")  # noticed
+    assert upward_imports(graph) == [("mighty_sim.engine.batch", "mighty_sim.dataset.shards")]

@@ -11,11 +11,11 @@ from conftest import STANDARD
 
 from mighty_sim.analysis.odds import hand_odds
 from mighty_sim.cli.commands import main
-from mighty_sim.kernels.dd_nb import search_work
 from mighty_sim.kernels.layout import N_F, N_R, N_T, N_U
-from mighty_sim.kernels.odds_nb import odds_strains_nb
-from mighty_sim.kernels.par_nb import N_PAR, PAR_MATCH, PAR_VALUE, par_bits_nb, par_rows_nb
+from mighty_sim.kernels.loop.odds_nb import odds_strains_nb
 from mighty_sim.kernels.params import compile_profile
+from mighty_sim.kernels.search.dd_nb import search_work
+from mighty_sim.kernels.search.par_nb import N_PAR, PAR_MATCH, PAR_VALUE, par_bits_nb, par_rows_nb
 from mighty_sim.rules.cards import cards_of, parse_cards
 from mighty_sim.rules.profile import RuleProfile, load_profile
 
@@ -179,11 +179,25 @@ def test_double_dummy_odds_of_a_hand_are_its_deals_pars() -> None:
 # -- duplicate duels ----------------------------------------------------------------------
 
 
-def test_duel_against_itself_is_exactly_even() -> None:
-    from mighty_sim.analysis.duel import duel
+def test_duel_pairs_each_deal_with_itself() -> None:
+    """A duplicate duel: A's and B's lineups play the same deals, so the per-deal
+    difference spreads far less than that of the same lineups on other deals, and its
+    mean is the seats' own mean difference."""
+    from mighty_sim.analysis.duel import duel, seat_payouts
+    from mighty_sim.engine.players import parse_player
 
-    r = duel(STANDARD, "heuristic", "heuristic", deals=300, seed=2)
-    assert r["mean_difference"] == 0 and r["ci_low"] == 0 and r["ci_high"] == 0
+    a, b, field = (parse_player(x) for x in ("heuristic:2", "heuristic", "heuristic"))
+    r = duel(STANDARD, a, b, deals=600, seed=2)
+    diffs, unpaired = [], []
+    for seat in range(5):
+        line_a = tuple(a if s == seat else field for s in range(5))
+        line_b = tuple(b if s == seat else field for s in range(5))
+        pay_a = seat_payouts(STANDARD, line_a, seat, 600, 2)[0]
+        diffs.append(pay_a - seat_payouts(STANDARD, line_b, seat, 600, 2)[0])
+        unpaired.append(pay_a - seat_payouts(STANDARD, line_b, seat, 600, 3)[0])
+    assert r["mean_difference"] == pytest.approx(np.mean(diffs))
+    # seat by seat (over the seats B's all-heuristic lineups sum to zero on any deals)
+    assert np.mean(np.std(diffs, axis=1)) < 0.75 * np.mean(np.std(unpaired, axis=1))
 
 
 def test_duel_is_antisymmetric_and_detects_the_stronger_player() -> None:

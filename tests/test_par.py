@@ -1,4 +1,4 @@
-"""Double-dummy par of recorded deals (kernels.par_nb, analysis.par, `mighty-sim par`):
+"""Double-dummy par of recorded deals (kernels.search.par_nb, analysis.par, `mighty-sim par`):
 the deals rebuilt from their rows and tricks replay to their recorded results in every
 one-deck profile; the par is the exhaustive search's value of the position rebuilt from
 the decoded rows and tricks; from the last trick, where every card is forced, it is what
@@ -23,25 +23,27 @@ from mighty_sim.analysis.par import (
     _keep_part,
     _load_kept,
     card_play,
-    kept_solves,
     pack_parts,
     par_table,
-    solved_in_a_row,
     write_par,
 )
 from mighty_sim.cli.commands import main
 from mighty_sim.dataset.integrity import PACKED_PARTS, PAR_PARTS, open_run, remove_par_parts
 from mighty_sim.dataset.schema import deals_table, tricks_table
+from mighty_sim.engine import search as engine_search
 from mighty_sim.engine.batch import Batch, play_batch
 from mighty_sim.engine.players import parse_players
-from mighty_sim.kernels import dd_nb
-from mighty_sim.kernels.dd_nb import minimax_nb
 from mighty_sim.kernels.layout import MAX_PLAYERS, N_T, R_POINTS, R_TRICKS, T_CARDS
-from mighty_sim.kernels.par_nb import N_PAR, PAR_FROM, PAR_MATCH, PAR_VALUE, par_nb
+from mighty_sim.kernels.loop.play_nb import N_H, N_S, apply_play_nb, start_play_nb
 from mighty_sim.kernels.params import FRIEND_MODES, compile_profile
-from mighty_sim.kernels.play_nb import N_H, N_S, apply_play_nb, start_play_nb
+from mighty_sim.kernels.search import dd_nb
+from mighty_sim.kernels.search.dd_nb import minimax_nb
+from mighty_sim.kernels.search.par_nb import N_PAR, PAR_FROM, PAR_MATCH, PAR_VALUE, par_nb
 from mighty_sim.rules.cards import SUITS, parse_card
 from mighty_sim.rules.profile import BUILTIN_PROFILES, TRUMPS, RuleProfile, load_profile
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from par_runs import kept_solves, solved_in_a_row  # noqa: E402, I001 - how benchmarks read a run
 
 ONE_DECK = [n for n in BUILTIN_PROFILES if load_profile(n).deck_copies == 1]
 
@@ -362,12 +364,12 @@ def test_a_stopped_par_run_goes_on_from_the_chunks_it_solved(
     # deal was answered (chunk 16 here has one left unanswered at a limit, solved again),
     # their positions and times stay theirs, and the table says which search solved each
     pack_parts(out, 7)
-    old = dd_nb.SEARCH_VERSION
+    old = engine_search.SEARCH_VERSION
     k16 = _load_kept(folder)[16]
     cut = {**k16.cols, "par": np.where(np.arange(len(k16.cols["par"])) == 0, -1,
                                        k16.cols["par"])}
     _keep_part(folder, k16.key, k16.games, 16, cut, limit=5, search=old)
-    monkeypatch.setattr(dd_nb, "SEARCH_VERSION", old + 1)
+    monkeypatch.setattr(engine_search, "SEARCH_VERSION", old + 1)
     assert solved_in_a_row(out, 7) == 16 and solved_in_a_row(out, 7, old) == 16
     solved.clear()
     table = par_table(out, deals=40, from_trick=7)
@@ -384,7 +386,7 @@ def test_a_stopped_par_run_goes_on_from_the_chunks_it_solved(
     assert kept_solves(out, 7, old + 1) == {}  # chunk 16 solved again: not its own deals
     # a search found to give wrong pars (EXACT_SINCE raised past it): its chunks are
     # solved again, and dropped when packed
-    monkeypatch.setattr(dd_nb, "EXACT_SINCE", old + 1)
+    monkeypatch.setattr(engine_search, "EXACT_SINCE", old + 1)
     assert solved_in_a_row(out, 7) == 0
     solved.clear()
     assert _answers(par_table(out, deals=40, from_trick=7)).drop_columns(["search"]).equals(
@@ -405,11 +407,11 @@ def test_a_search_is_timed_on_the_deals_it_was_first_to_solve(
     monkeypatch.setattr(par_module, "CHUNK_GAMES", 8)  # from trick 8: chunks of 8 games
     par_table(out, deals=16, from_trick=8)
     folder = out / PAR_PARTS / "from-8"
-    old = dd_nb.SEARCH_VERSION
+    old = engine_search.SEARCH_VERSION
     k0 = _load_kept(folder)[0]
     cut = {**k0.cols, "par": np.where(np.arange(len(k0.cols["par"])) == 0, -1, k0.cols["par"])}
     _keep_part(folder, k0.key, k0.games, 0, cut, limit=5, search=old)
-    monkeypatch.setattr(dd_nb, "SEARCH_VERSION", old + 1)
+    monkeypatch.setattr(engine_search, "SEARCH_VERSION", old + 1)
     table = par_table(out, deals=24, from_trick=8)
     assert {s: k.search for s, k in _load_kept(folder).items()} == {0: old + 1, 8: old,
                                                                    16: old + 1}
@@ -436,13 +438,13 @@ def test_chunks_kept_with_the_search_in_their_key_are_read(tmp_path: Path) -> No
     arrays = {k: v for k, v in arrays.items() if k != "search"}
     np.savez(folder / PACKED_PARTS, **{**arrays, "_run": np.frombuffer(key, np.uint8)})
     kept = _load_kept(folder)
-    assert {k.search for k in kept.values()} == {dd_nb.SEARCH_VERSION}
+    assert {k.search for k in kept.values()} == {engine_search.SEARCH_VERSION}
     assert par_table(out, deals=16, from_trick=8).equals(table)  # taken, times and all
     # a loose chunk so kept, over the packed one
     cols = {k: v for k, v in kept[0].cols.items() if k != "search"}
     np.savez(folder / "games-0.npz", _run=np.frombuffer(key, np.uint8),
              _games=np.array([kept[0].games]), _limit=np.array([0]), **cols)
-    assert _load_kept(folder)[0].search == dd_nb.SEARCH_VERSION
+    assert _load_kept(folder)[0].search == engine_search.SEARCH_VERSION
     assert par_table(out, deals=16, from_trick=8).equals(table)
 
 
@@ -456,8 +458,8 @@ def test_par_says_which_deals_an_older_search_solved(tmp_path: Path,
     first = _invoke("par", str(out), "--from-trick", "8", "--deals", "8")
     assert first.exit_code == 0, first.output  # type: ignore[attr-defined]
     assert "older search" not in first.output  # type: ignore[attr-defined]
-    old = dd_nb.SEARCH_VERSION
-    monkeypatch.setattr(dd_nb, "SEARCH_VERSION", old + 1)
+    old = engine_search.SEARCH_VERSION
+    monkeypatch.setattr(engine_search, "SEARCH_VERSION", old + 1)
     r = _invoke("par", str(out), "--from-trick", "8")
     assert r.exit_code == 0, r.output  # type: ignore[attr-defined]
     assert (f"8 of them taken as an older search solved them (search {old}; this is "

@@ -18,7 +18,6 @@ from mighty_sim.analysis.par_position import deal_state, make_deal, parse_contra
 from mighty_sim.cli.commands import main
 from mighty_sim.engine.batch import play_batch
 from mighty_sim.engine.players import parse_players
-from mighty_sim.kernels.dd_nb import dd_reaches_nb, dd_value_nb
 from mighty_sim.kernels.layout import (
     MAX_PLAYERS,
     OUTCOME_PLAYED,
@@ -32,9 +31,7 @@ from mighty_sim.kernels.layout import (
     U_BLIND,
     U_DISCARDS,
 )
-from mighty_sim.kernels.par_nb import first_tricks_nb, recorded_position_nb
-from mighty_sim.kernels.params import MODE_FIRST_TRICK, compile_profile
-from mighty_sim.kernels.play_nb import (
+from mighty_sim.kernels.loop.play_nb import (
     H_DISCARDS,
     N_H,
     N_S,
@@ -46,6 +43,9 @@ from mighty_sim.kernels.play_nb import (
     S_REQUEST,
     S_TRUMP,
 )
+from mighty_sim.kernels.params import MODE_FIRST_TRICK, compile_profile
+from mighty_sim.kernels.search.dd_nb import dd_reaches_nb, dd_value_nb
+from mighty_sim.kernels.search.par_nb import first_tricks_nb, recorded_position_nb
 from mighty_sim.rules.cards import card_name, format_cards
 from mighty_sim.rules.profile import BUILTIN_PROFILES, TRUMPS, load_profile
 

@@ -17,7 +17,7 @@ import pytest
 
 from mighty_sim.kernels.layout import N_POLICY_PARAMS, PP_NT_MARGIN
 from mighty_sim.kernels.params import compile_profile
-from mighty_sim.kernels.policy_nb import (
+from mighty_sim.kernels.players.policy_nb import (
     best_strain_nb,
     keep_value_nb,
     least_wanted_nb,
@@ -25,7 +25,7 @@ from mighty_sim.kernels.policy_nb import (
     strength_nb,
     strength_tenths_nb,
 )
-from mighty_sim.kernels.rules_nb import mighty_of_nb
+from mighty_sim.kernels.rules.rules_nb import mighty_of_nb
 from mighty_sim.rules.cards import cards_of, parse_cards
 from mighty_sim.rules.profile import BUILTIN_PROFILES, load_profile
 
@@ -109,7 +109,7 @@ def test_legal_bids_counted_and_picked_as_listed(name: str) -> None:
     """The random bidder's count of legal bids and its k-th one, against every bid listed
     in the reference order (number low to high, then S H D C NT) and kept when it beats
     the standing one, from no bid and from every bid."""
-    from mighty_sim.kernels.auction_nb import beats_nb, kth_legal_bid_nb, legal_bid_count_nb
+    from mighty_sim.kernels.rules.auction_nb import beats_nb, kth_legal_bid_nb, legal_bid_count_nb
 
     profile = load_profile(name)
     params = compile_profile(profile)

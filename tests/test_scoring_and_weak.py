@@ -13,8 +13,8 @@ import pytest
 from conftest import STANDARD, Engine
 
 from mighty_sim import legal_plays, parse_cards, settle, trick_winner, weak_hand_score
-from mighty_sim.kernels import rules_nb
 from mighty_sim.kernels.params import compile_profile
+from mighty_sim.kernels.rules import rules_nb
 from mighty_sim.reference.rules import weak_hand_qualifies
 from mighty_sim.rules.weak import weak_hand_probability
 

@@ -1,5 +1,5 @@
-"""The one-loop trick play (kernels.tricks_nb) against the state-machine play it stands in
-for (kernels.play_nb.play_until_nb), position by position: random contracts on random
+"""The one-loop trick play (kernels.loop.tricks_nb) against the state-machine play it stands in
+for (kernels.loop.play_nb.play_until_nb), position by position: random contracts on random
 deals of every profile (one deck and two), random and heuristic seats mixed, taken up at the start
 or in the middle of a trick, with and without noise, compared on every trick row, every
 seat's points and tricks, the friend found and the stream's state."""
@@ -14,13 +14,14 @@ import pytest
 from mighty_sim.engine.batch import policy_arrays
 from mighty_sim.engine.players import parse_players
 from mighty_sim.kernels.layout import MAX_PLAYERS, N_T
+from mighty_sim.kernels.loop.play_nb import play_until_nb
+from mighty_sim.kernels.loop.tricks_nb import play_tricks_nb
 from mighty_sim.kernels.params import (
     compile_profile,
 )
-from mighty_sim.kernels.play_nb import play_until_nb
-from mighty_sim.kernels.policy_nb import winners_apply_nb, winners_nb
+from mighty_sim.kernels.players.policy_nb import winners_apply_nb, winners_nb
 from mighty_sim.kernels.rng_nb import seed_stream_nb
-from mighty_sim.kernels.rules_nb import (
+from mighty_sim.kernels.rules.rules_nb import (
     JOKER_BIT,
     demand_allowed_nb,
     hunter_of_nb,
@@ -30,7 +31,6 @@ from mighty_sim.kernels.rules_nb import (
     suit_to_follow_nb,
     trick_winner_nb,
 )
-from mighty_sim.kernels.tricks_nb import play_tricks_nb
 from mighty_sim.rules.cards import cards_of, fold, parse_cards
 from mighty_sim.rules.profile import BUILTIN_PROFILES, TRUMPS, load_profile
 from mighty_sim.verify.positions import random_contract

@@ -22,7 +22,7 @@ from mighty_sim.kernels.layout import (
     R_TRUMP,
 )
 from mighty_sim.kernels.params import MODE_NONE, compile_profile
-from mighty_sim.kernels.policy_nb import best_strain_nb, nt_edge_nb
+from mighty_sim.kernels.players.policy_nb import best_strain_nb, nt_edge_nb
 from mighty_sim.rules.cards import parse_cards
 from mighty_sim.rules.profile import BUILTIN_PROFILES, TRUMPS, load_profile
 

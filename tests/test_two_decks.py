@@ -14,10 +14,8 @@ import pytest
 from mighty_sim.dataset.schema import deals_table, tricks_table
 from mighty_sim.engine.batch import play_batch
 from mighty_sim.engine.players import parse_players
-from mighty_sim.kernels import rules_nb
 from mighty_sim.kernels.layout import MAX_PLAYERS, N_T
-from mighty_sim.kernels.params import MODE_CALLED, MODE_NONE, compile_profile
-from mighty_sim.kernels.play_nb import (
+from mighty_sim.kernels.loop.play_nb import (
     H_PLANE1,
     N_H,
     N_S,
@@ -29,6 +27,8 @@ from mighty_sim.kernels.play_nb import (
     kinds_held_nb,
     start_play_nb,
 )
+from mighty_sim.kernels.params import MODE_CALLED, MODE_NONE, compile_profile
+from mighty_sim.kernels.rules import rules_nb
 from mighty_sim.reference import RandomPlayer, play_ledger
 from mighty_sim.reference import rules as ref_rules
 from mighty_sim.reference.deal import Deal
@@ -87,7 +87,7 @@ def test_weak_score_counts_every_copy() -> None:
     # russian keeps standard's scale: A S 0, joker -1, other A K Q J +1, tens +1/2
     hand = parse_physical("AS AS JK JK KH KH 10C")
     assert ref_rules.weak_hand_score(P6, hand) == Fraction(-2 + 2 + Fraction(1, 2))
-    from mighty_sim.kernels.rules_nb import weak_score2_nb
+    from mighty_sim.kernels.rules.rules_nb import weak_score2_nb
 
     params = compile_profile(P6)
     p0, p1 = np.uint64(hand & (2**64 - 1)), np.uint64(hand >> 64)

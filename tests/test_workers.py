@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -40,39 +41,71 @@ def _workers(parent: int) -> list[int]:
     return found
 
 
-def _kill_and_watch(proc: subprocess.Popen[bytes], workers: int, ready: float) -> None:
-    """Wait until ``proc`` has ``workers`` children, kill it, and check they end too."""
-    deadline = time.time() + ready
-    children: list[int] = []
+def _cpu_seconds(pid: int) -> float:
+    """A process's processor time so far (user and system), 0 once it is gone."""
     try:
-        while time.time() < deadline and len(children) < workers:
-            time.sleep(0.1)
-            children = _workers(proc.pid)
-        assert len(children) == workers, children
-        time.sleep(3)  # the workers past their start, computing
-        assert all(_stat(c) is not None for c in children)
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _wait_for(condition: Callable[[], bool], seconds: float) -> bool:
+    """Poll ``condition`` until it holds or ``seconds`` pass; whether it held."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def _kill_and_survivors(proc: subprocess.Popen[bytes], workers: int,
+                        working: Callable[[list[int]], bool]) -> list[int]:
+    """Wait until ``proc`` has ``workers`` children doing their tasks (``working``), kill
+    it, and return the children still alive once they have had two seconds to go."""
+    children: list[int] = []
+
+    def started() -> bool:
+        nonlocal children
+        children = _workers(proc.pid)
+        return len(children) == workers and working(children)
+
+    try:
+        assert _wait_for(started, 180), f"no {workers} working workers: {children}"
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
-    deadline = time.time() + 10
-    while time.time() < deadline and any(_stat(c) is not None for c in children):
-        time.sleep(0.1)
+    _wait_for(lambda: all(_stat(c) is None for c in children), 2.0)
     left = [c for c in children if _stat(c) is not None]
     for c in left:  # do not leave them behind the test run either
         os.kill(c, signal.SIGKILL)
+    return left
+
+
+def test_pool_workers_end_with_the_command(tmp_path: Path) -> None:
+    """The pool of ``simulate``, ``par`` and ``verify``: each worker marks that its task
+    has begun, then computes for minutes; the command is killed."""
+    script = ("import pathlib, sys, time\n"
+              "from mighty_sim.workers import polled_pool\n"
+              "def task(path):\n"
+              "    pathlib.Path(path).touch()\n"
+              "    while True: pass\n"
+              "if __name__ == '__main__':\n"
+              "    with polled_pool(2) as run:\n"
+              f"        run(task, [({str(tmp_path / 'a')!r},), ({str(tmp_path / 'b')!r},)])\n")
+    (tmp_path / "pool.py").write_text(script)
+    proc = subprocess.Popen([sys.executable, str(tmp_path / "pool.py")])
+    left = _kill_and_survivors(
+        proc, 2, lambda _: (tmp_path / "a").exists() and (tmp_path / "b").exists())
     assert left == [], "workers outlived the killed command"
 
 
-def test_par_workers_end_with_the_command() -> None:
-    script = ("import time\nfrom mighty_sim.analysis.par import polled_pool\n"
-              "with polled_pool(2) as run:\n    run(time.sleep, [(300,), (300,)])\n")
-    proc = subprocess.Popen([sys.executable, "-c", script])
-    _kill_and_watch(proc, 2, ready=60)
-
-
 def test_simulate_workers_end_with_the_command(tmp_path: Path) -> None:
+    """Killed while both workers play their shards (each has computed for half a second)."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "mighty_sim", "simulate", "--deals", "2000000",
          "--shard-games", "200000", "--workers", "2", "--out", str(tmp_path / "run")],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _kill_and_watch(proc, 2, ready=180)
+    left = _kill_and_survivors(proc, 2, lambda pids: all(_cpu_seconds(p) > 0.5 for p in pids))
+    assert left == [], "workers outlived the killed command"

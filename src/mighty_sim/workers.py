@@ -1,4 +1,5 @@
-"""What every worker process the commands start does first.
+"""The worker processes of the commands: one pool for ``simulate``, ``par`` and
+``verify`` (:func:`polled_pool`), and what every worker does first.
 
 A command's worker processes end with it, however it ends. Ctrl-C and failures are
 handled by the command, which ends its workers itself; but a command ended by a signal
@@ -13,9 +14,16 @@ by the time it starts exits at once.
 from __future__ import annotations
 
 import ctypes
+import multiprocessing
 import os
 import signal
 import sys
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor, wait
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 _PR_SET_PDEATHSIG = 1  # prctl option: the signal a process gets when its parent ends
 
@@ -50,3 +58,69 @@ def init_worker(parent: int) -> None:
     command (:func:`end_with_parent`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     end_with_parent(parent)
+
+
+def _init(parent: int, setup: Callable[..., None] | None, setup_args: tuple[Any, ...]
+          ) -> None:
+    init_worker(parent)
+    if setup is not None:
+        setup(*setup_args)
+
+
+@contextmanager
+def polled_pool(workers: int, *, setup: Callable[..., None] | None = None,
+                setup_args: tuple[Any, ...] = (),
+                starting: Callable[[], AbstractContextManager[Any]] = nullcontext,
+                ) -> Iterator[Callable[..., list[Any]]]:
+    """``workers`` spawned processes, kept for the ``with`` block: it gets a function
+    ``run(fn, tasks, on_result=None, on_poll=None)`` giving ``fn(*task)`` for every task
+    in those processes, the results in the tasks' order, ``on_result`` called on each as
+    it comes and ``on_poll`` every tenth of a second (tasks given in turn reuse the
+    processes, and what they loaded). Each worker runs :func:`init_worker`, then
+    ``setup(*setup_args)``; the tasks are submitted (and so the workers started) inside
+    ``starting()``. The futures are polled, so that Ctrl-C is seen at once; on Ctrl-C or a
+    failure the workers are ended at once (they ignore Ctrl-C themselves: a long compiled
+    call cannot be interrupted), and they end with this process however it ends.
+
+    >>> with polled_pool(2) as run:
+    ...     run(pow, [(2, 10), (3, 3)])
+    [1024, 27]
+    """
+    ctx = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init,
+                               initargs=(os.getpid(), setup, setup_args))
+
+    def run(fn: Callable[..., T], tasks: list[tuple[Any, ...]],
+            on_result: Callable[[T], None] | None = None,
+            on_poll: Callable[[], None] | None = None) -> list[T]:
+        with starting():
+            futures = [pool.submit(fn, *task) for task in tasks]
+        pending = set(futures)
+        while pending:  # polled: a wait on a future would hold off Ctrl-C
+            done, pending = wait(pending, timeout=0.1)
+            if on_poll is not None:
+                on_poll()
+            for f in done:
+                if on_result is not None:
+                    on_result(f.result())
+        return [f.result() for f in futures]
+
+    finished = False
+    try:
+        yield run
+        finished = True
+    finally:
+        if not finished:  # Ctrl-C or a failure: the workers end at once
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.terminate()
+        # waited for even after success: a worker not told to stop would outlive the
+        # command (it holds its own end of the task queue)
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def run_polled(fn: Callable[..., T], tasks: list[tuple[Any, ...]], workers: int,
+               on_result: Callable[[T], None] | None = None) -> list[T]:
+    """``fn(*task)`` for every task in ``workers`` spawned processes (:func:`polled_pool`),
+    the results in the tasks' order, ``on_result`` called on each as it comes."""
+    with polled_pool(workers) as run:
+        return run(fn, tasks, on_result)

@@ -23,7 +23,6 @@ import numpy as np
 
 from ..engine.batch import play_batch
 from ..engine.players import PlayerSpec, parse_player
-from ..kernels.layout import G_GAME, R_DECLARER, R_OUTCOME
 from ..rules.profile import RuleProfile
 from .stats import Z95
 
@@ -32,12 +31,12 @@ def seat_payouts(profile: RuleProfile, lineup: tuple[PlayerSpec, ...], seat: int
                   seed: int) -> tuple[np.ndarray, np.ndarray]:
     """The seat's payout in each game, and whether it declared."""
     batch = play_batch(profile, seed=seed, game_start=0, games=deals, players=lineup)
-    played = batch.ri[:, R_OUTCOME] == 0
-    games = batch.rg[played, G_GAME]
+    played = batch.played()
+    games = batch.column("game")[played]
     pay = np.zeros(deals, np.float64)
     declared = np.zeros(deals, np.bool_)
     pay[games] = batch.rf[played, seat]
-    declared[games] = batch.ri[played, R_DECLARER] == seat
+    declared[games] = batch.column("declarer")[played] == seat
     return pay, declared
 
 

@@ -2,18 +2,18 @@
 
 For a known 10-card hand at the auction (optionally with its blind known, after the
 exchange), the unseen cards are dealt at random ``samples`` times and each deal is played
-out with the hand's owner as declarer in every trump and NT (:mod:`.kernels.odds_nb`;
-the five strains run on parallel threads, every strain on the same deals). The
+out with the hand's owner as declarer in every trump and NT (:mod:`..engine.odds`; the
+five strains run on parallel threads, every strain on the same deals). The
 declarer side's points (tricks in trick-bid profiles) do not depend on the bid (the
 contract is kept as declared), so one set of deals per strain answers every bid of that
 strain: for each contract, the success probability with a 95% Wilson interval and the
 expected payout to the declarer.
 
 With ``double_dummy``, each deal is also taken up after the players' exchange and friend
-call and solved double dummy (:mod:`.kernels.dd_nb`: the most the declarer's side can
+call and solved double dummy (:mod:`..engine.search`: the most the declarer's side can
 take against best defence, every hand seen), the same deals giving each contract's
 double-dummy success probability beside the players'. Only whether each bid makes is
-needed, so a par is searched no further than the bids' range (:func:`.kernels.par_nb.par_rows_nb`).
+needed, so a par is searched no further than the bids' range.
 A whole deal takes seconds to minutes to solve (docs/odds.md): a few samples, not
 thousands.
 
@@ -35,13 +35,10 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 
 import numpy as np
 
-from ..engine.batch import policy_arrays
+from ..engine.odds import StrainRows, play_strains, settle_many
 from ..engine.players import PlayerSpec, check_supported, parse_players
-from ..kernels import rules_nb
-from ..kernels.layout import N_F, N_R, N_T, N_U, R_FRIEND_KIND, R_POINTS, R_TRICKS
-from ..kernels.odds_nb import odds_strains_nb
-from ..kernels.params import compile_profile
-from ..rules.cards import cards_of, format_cards
+from ..engine.search import ParSolver, drop_kept
+from ..rules.cards import format_cards
 from ..rules.profile import TRUMPS, RuleProfile
 from .stats import wilson_interval
 
@@ -94,33 +91,18 @@ def hand_odds(
     ``dd_ci_low``, ``dd_ci_high``), solved on ``workers`` threads (all cores by
     default), ``progress`` called with the deals solved as they are."""
     specs = check_hand_odds(profile, hand, blind, samples, players)
-    params = compile_profile(profile)
-    deck_cards = np.array(cards_of(profile.deck_mask), np.int64)
-    policies, pp = policy_arrays(specs, profile)
+    rows = play_strains(profile, hand, samples=samples, seed=seed, players=specs,
+                        blind=blind, record_tricks=double_dummy)
+    pars = _pars(rows, workers, progress) if double_dummy else None
     out: list[dict[str, object]] = []
-    bids = np.arange(profile.min_bid, profile.max_bid + 1)
-    strains = len(TRUMPS)
-    ri_all = np.zeros((strains, samples, N_R), np.int64)
-    ru_all = np.zeros((strains, samples, N_U), np.uint64)
-    rf_all = np.zeros((strains, samples, N_F), np.float64)
-    ti_all = np.zeros((strains, samples * profile.tricks if double_dummy else 1, N_T),
-                      np.int8)
-    odds_strains_nb(np.uint64(seed), np.uint64(hand), np.uint64(blind), samples, params,
-                    deck_cards, policies, pp, ri_all, ru_all, rf_all, ti_all, double_dummy)
-    pars = (_pars(profile, params, ri_all, ru_all, ti_all, workers, progress)
-            if double_dummy else None)
-    taken_col = R_TRICKS if profile.bid_unit == "tricks" else R_POINTS
     for t, trump in enumerate(TRUMPS):
-        taken = ri_all[t, :, taken_col]  # points, or tricks in trick-bid profiles
-        kinds = ri_all[t, :, R_FRIEND_KIND]
-        pay = np.zeros((samples, 3), np.float64)
-        for bid in bids:
+        taken = rows.taken(t)  # points, or tricks in trick-bid profiles
+        for bid in range(profile.min_bid, profile.max_bid + 1):
             made = int((taken >= bid).sum())
-            rules_nb.settle_batch_nb(params, np.full(samples, bid, np.int64),
-                                     np.full(samples, t, np.int64), taken, kinds,
-                                     np.zeros(samples, np.int64), pay)
+            pay = settle_many(profile, bid=bid, strain=t, taken=taken,
+                              friend_kinds=rows.friend_kinds(t))
             low, high = wilson_interval(made, samples)
-            row: dict[str, object] = {"trump": trump, "bid": int(bid),
+            row: dict[str, object] = {"trump": trump, "bid": bid,
                                       "p_success": made / samples, "ci_low": low,
                                       "ci_high": high,
                                       "expected_score": float(pay[:, 0].mean())}
@@ -134,31 +116,29 @@ def hand_odds(
 
 DD_CHUNK = 2
 """Samples a thread solves at a time (in the search table the thread keeps,
-:func:`.kernels.dd_nb.kept_work`)."""
+:class:`..engine.search.ParSolver`)."""
 
 
-def _pars(profile: RuleProfile, params: np.ndarray, ri: np.ndarray, ru: np.ndarray,
-          ti: np.ndarray, workers: int | None, progress: Callable[[int], None] | None
-          ) -> np.ndarray:
+def _pars(rows: StrainRows, workers: int | None,
+          progress: Callable[[int], None] | None) -> np.ndarray:
     """(strains, samples): each sample's double-dummy count from trick 1 (trick 2 in
     first-trick friend mode, the first trick as the players played it), known only as
     far as the bids tell success from failure: ``min_bid - 1`` for every failure."""
-    from ..kernels.dd_nb import drop_kept, kept_work
-    from ..kernels.par_nb import N_PAR, PAR_MATCH, PAR_VALUE, par_bits_nb, par_rows_nb
-
-    strains, samples = ri.shape[0], ri.shape[1]
-    out = np.zeros((strains, samples, N_PAR), np.int64)
+    profile = rows.profile
+    strains, samples = rows.ri.shape[0], rows.ri.shape[1]
+    out = np.zeros((strains, samples), np.int64)
     tasks = [(t, r0, min(r0 + DD_CHUNK, samples)) for r0 in range(0, samples, DD_CHUNK)
              for t in range(strains)]
     threads: set[int] = set()  # the pool's, whose tables are dropped at the end
+    bad: list[int] = []
 
     def solve(task: tuple[int, int, int]) -> int:
         t, r0, r1 = task
         threads.add(threading.get_ident())
-        # the thread's table, and numbers for rows 0 .. r1 - 1 (row r solved as solve0 + r)
-        work, solve0 = kept_work(par_bits_nb(params, 1), r1)
-        par_rows_nb(ri[t], ru[t], ti[t], params, 1, r0, r1, profile.min_bid - 1,
-                    profile.max_bid, out[t], 0, work, solve0)
+        solver = ParSolver(profile, rows.ri[t], rows.ru[t], rows.ti[t], 1)  # thread's table
+        solver.solve(r0, r1, lo=profile.min_bid - 1, hi=profile.max_bid)
+        out[t, r0:r1] = solver.value[r0:r1]
+        bad.extend(np.flatnonzero(~solver.replayed[r0:r1]).tolist())
         return r1 - r0
 
     pool = ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1)
@@ -173,6 +153,6 @@ def _pars(profile: RuleProfile, params: np.ndarray, ri: np.ndarray, ru: np.ndarr
         raise
     pool.shutdown()
     drop_kept(threads)  # the pool's tables
-    if (out[:, :, PAR_MATCH] != 1).any():  # pragma: no cover - a kernel fault
+    if bad:  # pragma: no cover - a kernel fault
         raise RuntimeError("a sample's recorded play did not replay for its par")
-    return out[:, :, PAR_VALUE]
+    return out

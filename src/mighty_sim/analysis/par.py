@@ -2,7 +2,7 @@
 ``mighty-sim analyze`` prints from it.
 
 A deal's par is what the declarer's side takes against best defence with every hand
-seen (:mod:`mighty_sim.kernels.dd_nb`), from the start of a chosen trick: the tricks
+seen (:mod:`mighty_sim.engine.search`), from the start of a chosen trick: the tricks
 before it are replayed as the players played them. Deals are re-simulated from the run's
 seed with their tricks recorded, in chunks of games (in worker processes with
 ``workers`` > 1); every replay is checked against the recorded result and the stored
@@ -20,13 +20,9 @@ from __future__ import annotations
 
 import json
 import math
-import multiprocessing
-import os
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, wait
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
@@ -40,21 +36,8 @@ from ..dataset.integrity import PACKED_PARTS, PAR_FILE, PAR_PARTS, open_run
 from ..dataset.schema import deal_id
 from ..engine.batch import Batch, play_batch
 from ..files import written_whole
-from ..kernels.layout import (
-    G_ATTEMPT,
-    G_GAME,
-    OUTCOME_PLAYED,
-    R_BID,
-    R_DECLARER,
-    R_FRIEND_SEAT,
-    R_OUTCOME,
-    R_POINTS,
-    R_SUCCESS,
-    R_TRICKS,
-    R_TRUMP,
-)
 from ..rules.profile import TRUMPS, RuleProfile
-from ..workers import init_worker
+from ..workers import run_polled
 from .stats import Z95, wilson_interval
 
 T = TypeVar("T")
@@ -86,18 +69,8 @@ def _chunk(config_dict: dict[str, Any], game_start: int, games: int, from_trick:
     milliseconds to minutes, and the call's 4 µs count only where a search takes tens
     of microseconds, from trick 9 on; ``search`` the search's version, whose positions
     and time these are). The search's arrays are the thread's, kept from chunk to chunk
-    (:func:`.kernels.dd_nb.kept_work`)."""
-    from ..kernels.dd_nb import GAVE_UP, SEARCH_VERSION, kept_work
-    from ..kernels.par_nb import (
-        N_PAR,
-        PAR_FROM,
-        PAR_MATCH,
-        PAR_NODES,
-        PAR_VALUE,
-        par_bits_nb,
-        par_rows_nb,
-    )
-    from ..kernels.params import compile_profile
+    (:class:`..engine.search.ParSolver`)."""
+    from ..engine.search import GAVE_UP, SEARCH_VERSION, ParSolver
 
     config = RunConfig.from_dict(config_dict)
     profile = config.profile
@@ -105,39 +78,39 @@ def _chunk(config_dict: dict[str, Any], game_start: int, games: int, from_trick:
     batch = play_batch(profile, seed=config.seed, game_start=game_start, games=games,
                        players=config.players, ledger=config.ledger, record_tricks=True,
                        to_target=config.to_target)
-    ri, rg = batch.ri, batch.rg
-    out = np.full((batch.rows, N_PAR), -1, np.int64)
-    params = compile_profile(profile)
-    work, solve0 = kept_work(par_bits_nb(params, from_trick), batch.rows)
-    played = np.flatnonzero(ri[:, R_OUTCOME] == OUTCOME_PLAYED)
+    solver = ParSolver(profile, batch.ri, batch.ru, batch.ti, from_trick)
+    played = np.flatnonzero(batch.played())
     seconds = np.zeros(len(played))
     # a first call with no rows: a process's first call loads the compiled search,
     # which is no deal's time
-    par_rows_nb(batch.ri, batch.ru, batch.ti, params, from_trick, 0, 0, -1, 1 << 30, out,
-                limit, work, solve0)
+    solver.solve(0, 0, limit=limit)
     for i, r in enumerate(played.tolist()):  # a call a deal, to time each (4 µs a call)
         start = time.thread_time()
-        par_rows_nb(batch.ri, batch.ru, batch.ti, params, from_trick, r, r + 1, -1, 1 << 30,
-                    out, limit, work, solve0)
+        solver.solve(r, r + 1, limit=limit)
         seconds[i] = time.thread_time() - start
-    bad = played[out[played, PAR_MATCH] != 1]
+    bad = played[~solver.replayed[played]]
     if len(bad):
-        raise ValueError(f"deal {deal_id(rg[bad[:1], G_GAME], rg[bad[:1], G_ATTEMPT])[0]}: "
+        game, attempt = batch.column("game")[bad[:1]], batch.column("attempt")[bad[:1]]
+        raise ValueError(f"deal {deal_id(game, attempt)[0]}: "
                          "its recorded play does not replay to its recorded result")
     tricks_bid = profile.bid_unit == "tricks"
+    value = solver.value[played]
+
+    def col(name: str) -> np.ndarray:
+        return batch.column(name)[played]
+
     return {
-        "deal_id": deal_id(rg[played, G_GAME], rg[played, G_ATTEMPT]),
-        "declarer": ri[played, R_DECLARER],
-        "friend_seat": ri[played, R_FRIEND_SEAT],
-        "bid": ri[played, R_BID],
-        "trump": ri[played, R_TRUMP],
-        "from_trick": out[played, PAR_FROM].astype(np.int8),
-        "par": np.where(out[played, PAR_VALUE] == GAVE_UP, -1,
-                        out[played, PAR_VALUE]).astype(np.int8),
-        "taken": ri[played, R_TRICKS if tricks_bid else R_POINTS],
-        "points": ri[played, R_POINTS],
-        "success": ri[played, R_SUCCESS] == 1,
-        "positions": out[played, PAR_NODES],
+        "deal_id": deal_id(col("game"), col("attempt")),
+        "declarer": col("declarer"),
+        "friend_seat": col("friend_seat"),
+        "bid": col("bid"),
+        "trump": col("trump"),
+        "from_trick": solver.started[played].astype(np.int8),
+        "par": np.where(value == GAVE_UP, -1, value).astype(np.int8),
+        "taken": col("tricks" if tricks_bid else "points"),
+        "points": col("points"),
+        "success": col("success") == 1,
+        "positions": solver.positions[played],
         "seconds": seconds.astype(np.float32),
         "search": np.full(len(played), SEARCH_VERSION, np.int16),
     }
@@ -166,50 +139,6 @@ def check_solvable(profile: RuleProfile, from_trick: int, option: str) -> None:
     if not 1 <= from_trick <= profile.hand_size:
         raise ValueError(f"{option}: {profile.name} plays tricks 1 to "
                          f"{profile.hand_size}, got {from_trick}")
-
-
-@contextmanager
-def polled_pool(workers: int) -> Iterator[Callable[..., list[Any]]]:
-    """``workers`` spawned processes, kept for the ``with`` block: it gets a function
-    ``run(fn, tasks, on_result=None)`` giving ``fn(*task)`` for every task in those
-    processes, the results in the tasks' order, ``on_result`` called on each as it
-    comes (tasks given in turn reuse the processes, and what they loaded). The futures
-    are polled, so that Ctrl-C is seen at once; on Ctrl-C or a failure the workers are
-    ended at once (they ignore Ctrl-C themselves: a long compiled call cannot be
-    interrupted), and they end with this process however it ends
-    (:mod:`mighty_sim.workers`)."""
-    ctx = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
-                               initializer=init_worker, initargs=(os.getpid(),))
-
-    def run(fn: Callable[..., T], tasks: list[tuple[Any, ...]],
-            on_result: Callable[[T], None] | None = None) -> list[T]:
-        futures = [pool.submit(fn, *task) for task in tasks]
-        pending = set(futures)
-        while pending:  # polled: a wait on a future would hold off Ctrl-C
-            done, pending = wait(pending, timeout=0.1)
-            for f in done:
-                if on_result is not None:
-                    on_result(f.result())
-        return [f.result() for f in futures]
-
-    finished = False
-    try:
-        yield run
-        finished = True
-    finally:
-        if not finished:  # Ctrl-C or a failure: the workers end at once
-            for process in list(getattr(pool, "_processes", {}).values()):
-                process.terminate()
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def run_polled(fn: Callable[..., T], tasks: list[tuple[Any, ...]], workers: int,
-               on_result: Callable[[T], None] | None = None) -> list[T]:
-    """``fn(*task)`` for every task in ``workers`` spawned processes (:func:`polled_pool`),
-    the results in the tasks' order, ``on_result`` called on each as it comes."""
-    with polled_pool(workers) as run:
-        return run(fn, tasks, on_result)
 
 
 def _solved_chunk(config_dict: dict[str, Any], game_start: int, games: int, from_trick: int,
@@ -252,7 +181,7 @@ def _same_answers(cols: dict[str, np.ndarray], kept_limit: int, limit: int) -> b
     return bool(solved.all()) or kept_limit == limit
 
 
-class _Kept(NamedTuple):
+class KeptChunk(NamedTuple):
     """A chunk kept in a parts folder: the run it was solved for, its games, the limit of
     positions it was solved with, its columns, the version of the search that solved
     it."""
@@ -264,29 +193,29 @@ class _Kept(NamedTuple):
     search: int
 
 
-def _taken(k: _Kept, limit: int) -> bool:
+def _taken(k: KeptChunk, limit: int) -> bool:
     """Whether a run with a limit of ``limit`` positions a deal takes kept chunk ``k`` of
     its own deals: one solved by this search when it holds what a solve with ``limit``
     gives (:func:`_same_answers`); one solved by another search whose pars are exact
-    (:data:`.kernels.dd_nb.EXACT_SINCE` on) when it answered every deal (its positions
+    (:data:`..engine.search.EXACT_SINCE` on) when it answered every deal (its positions
     and times stay that search's, its ``search`` column says so)."""
-    from ..kernels.dd_nb import EXACT_SINCE, SEARCH_VERSION
+    from ..engine.search import EXACT_SINCE, SEARCH_VERSION
 
     if k.search == SEARCH_VERSION:
         return _same_answers(k.cols, k.limit, limit)
     return k.search >= EXACT_SINCE and bool((k.cols["par"] >= 0).all())
 
 
-def _of_run(k: _Kept, key: bytes) -> bool:
+def _of_run(k: KeptChunk, key: bytes) -> bool:
     """Whether kept chunk ``k`` is of the run of ``key`` and a run of it takes it at its
     own limit (:func:`_taken`): what :func:`pack_parts` keeps and the kept deals hold."""
     return k.key == key and _taken(k, k.limit)
 
 
-def _load_kept(folder: Path) -> dict[int, _Kept]:
+def _load_kept(folder: Path) -> dict[int, KeptChunk]:
     """Every chunk kept in ``folder``, by first game: those packed in
     :data:`PACKED_PARTS`, and over them the loose chunks of the runs since."""
-    kept: dict[int, _Kept] = {}
+    kept: dict[int, KeptChunk] = {}
     packed = folder / PACKED_PARTS
     if packed.exists():
         with np.load(packed) as f:
@@ -300,7 +229,7 @@ def _load_kept(folder: Path) -> dict[int, _Kept]:
             searches = np.full(len(starts), search)
         for i, start in enumerate(starts.tolist()):
             cols = {k: v[offsets[i]:offsets[i + 1]] for k, v in arrays.items()}
-            kept[start] = _Kept(key, int(games[i]), int(limits[i]),
+            kept[start] = KeptChunk(key, int(games[i]), int(limits[i]),
                                 _complete(cols, int(searches[i])), int(searches[i]))
     for path in folder.glob("games-*.npz"):
         first = path.name.removeprefix("games-").removesuffix(".npz")
@@ -310,7 +239,7 @@ def _load_kept(folder: Path) -> dict[int, _Kept]:
             cols = {k: f[k] for k in f.files}
         limit = int(cols.pop("_limit")[0]) if "_limit" in cols else 0
         key, search = _run_and_search(cols.pop("_run").tobytes(), cols.pop("_search", None))
-        kept[int(first)] = _Kept(key, int(cols.pop("_games")[0]), limit,
+        kept[int(first)] = KeptChunk(key, int(cols.pop("_games")[0]), limit,
                                  _complete(cols, search), search)
     return kept
 
@@ -344,7 +273,7 @@ def _keep_part(folder: Path, key: bytes, games: int, start: int,
                ) -> None:
     """Write a chunk solved for the run of ``key`` by search version ``search`` (this
     one's by default) to ``folder``, whole (a temporary file renamed into place)."""
-    from ..kernels.dd_nb import SEARCH_VERSION
+    from ..engine.search import SEARCH_VERSION
 
     search = SEARCH_VERSION if search is None else search
     arrays: dict[str, Any] = {"_run": np.frombuffer(key, np.uint8),
@@ -393,8 +322,8 @@ def pack_parts(dataset: Path, from_trick: int) -> None:
         path.unlink()
 
 
-def _kept_for_run(dataset: Path, from_trick: int, search: int | None = None
-                  ) -> dict[int, _Kept]:
+def kept_chunks(dataset: Path, from_trick: int, search: int | None = None
+                  ) -> dict[int, KeptChunk]:
     """The chunks kept for ``from_trick`` that a run takes (:func:`_of_run`), by first
     game. With ``search``, the chunks that search version solved past the last game of
     every older search's chunks: the deals it was the first to solve, not those it
@@ -410,48 +339,6 @@ def _kept_for_run(dataset: Path, from_trick: int, search: int | None = None
     after = max((start + k.games for start, k in kept.items() if k.search < search),
                 default=0)
     return {start: k for start, k in kept.items() if k.search == search and start >= after}
-
-
-def kept_solves(dataset: Path, from_trick: int, search: int | None = None
-                ) -> dict[str, np.ndarray]:
-    """Every deal solved from ``from_trick`` and kept in the run's folder (the chunks a
-    running or stopped ``par`` has kept, in or out of order), as columns: ``par`` (-1
-    for a deal left unanswered), ``positions``, ``seconds``, ``search``...; with
-    ``search``, the deals that search version was the first to solve
-    (:func:`_kept_for_run`)."""
-    kept = _kept_for_run(dataset, from_trick, search)
-    if not kept:
-        return {}
-    names = list(next(iter(kept.values())).cols)
-    return {name: np.concatenate([k.cols[name] for k in kept.values()]) for name in names}
-
-
-def solved_in_a_row(dataset: Path, from_trick: int, search: int | None = None) -> int:
-    """The played deals from the run's first on that the chunks kept for ``from_trick``
-    hold with no gap: ``par --deals`` that many writes their table without a search.
-    A run solving on several workers keeps chunks a little out of order; the chunks
-    past the first gap are kept too, and counted once the gap is solved. With
-    ``search``, the deals in a row that search version was the first to solve
-    (:func:`_kept_for_run`), from the first of them on."""
-    kept = _kept_for_run(dataset, from_trick, search)
-    return in_a_row({start: (k.games, len(k.cols["deal_id"])) for start, k in kept.items()},
-                    min(kept, default=0) if search is not None else 0)
-
-
-def in_a_row(chunks: dict[int, tuple[int, int]], first: int = 0) -> int:
-    """The deals of ``chunks`` (first game: (games, deals)) from game ``first`` on, up to
-    the first gap.
-
-    >>> in_a_row({0: (2, 2), 2: (2, 1), 6: (1, 1)})
-    3
-    >>> in_a_row({0: (2, 2), 2: (2, 1), 6: (1, 1)}, 6)
-    1
-    """
-    start, deals = first, 0
-    while start in chunks:
-        deals += chunks[start][1]
-        start += chunks[start][0]
-    return deals
 
 
 def _games(config: RunConfig, deals: int) -> int:
@@ -499,7 +386,7 @@ def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
         if progress is not None:
             progress(len(cols["deal_id"]))
 
-    from ..kernels.dd_nb import drop_kept
+    from ..engine.search import drop_kept
 
     if client is not None and todo:
         from ..dataset.dask_cluster import map_dask, run_key
@@ -546,27 +433,14 @@ def trick_pars(batch: Batch, row: int, profile: RuleProfile, from_trick: int
     """Row ``row`` of ``batch`` (played, recorded with tricks): the par at the start of
     each trick from ``from_trick`` on (trick 2 at the earliest in first-trick friend
     mode), by trick number."""
-    from ..kernels.dd_nb import TOP, dd_target_work_nb, search_work
-    from ..kernels.layout import MAX_PLAYERS
-    from ..kernels.par_nb import first_tricks_nb, par_bits_nb, recorded_position_nb
-    from ..kernels.params import compile_profile
-    from ..kernels.play_nb import N_H, N_S, S_TRICK_NO
+    from ..engine.search import TOP, recorded_positions, solve_position, trick_arrays
 
-    params = compile_profile(profile)
-    first = first_tricks_nb(batch.ri, profile.hand_size)
-    s, h, tr = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
-    work = search_work(par_bits_nb(params, from_trick))  # one table, a solve number a trick
+    work = trick_arrays(profile, from_trick)  # one table, a solve number a trick
     pars: dict[int, int] = {}
-    # searched from the top, then from the par a trick before
-    guess = TOP
-    for trick in range(from_trick, profile.hand_size + 1):
-        if recorded_position_nb(batch.ri, batch.ru, batch.ti, row, first[row], params,
-                                trick, s, h, tr) < 0:
-            raise ValueError("the recorded play does not replay")  # not this deal's record
-        if int(s[S_TRICK_NO]) == trick:
-            guess = int(dd_target_work_nb(s, h, tr, params, np.zeros(1, np.int64), guess,
-                                          -1, 1 << 30, work, trick, 0))
-            pars[trick] = guess
+    guess = TOP  # searched from the top, then from the par a trick before
+    for pos in recorded_positions(batch, row, profile, from_trick):
+        guess = solve_position(pos, guess=guess, work=work, solve=pos.trick_no).value
+        pars[pos.trick_no] = guess
     return pars
 
 

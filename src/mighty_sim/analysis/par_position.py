@@ -1,7 +1,7 @@
 """Double-dummy par of one deal given card by card (``mighty-sim par --hand ...``): every
 seat's hand after the exchange, the declarer's discards, the contract and the friend
 call; whether the contract makes and what the declarer's side takes with best play on
-both sides (:mod:`mighty_sim.kernels.dd_nb`).
+both sides (:mod:`mighty_sim.kernels.search.dd_nb`).
 
 A whole deal is the search's hardest question: seconds to minutes on a `standard` deal
 (docs/double-dummy.md). Whether the contract makes is answered first, by the search
@@ -19,12 +19,14 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..rules.cards import card_name, format_cards, parse_cards
 from ..rules.profile import NO_TRUMP, TRUMPS, RuleProfile
-from .par import polled_pool
+from ..workers import polled_pool
+
+if TYPE_CHECKING:
+    from ..engine.search import Position
 
 _CONTRACT = re.compile(r"^\s*(\d+)\s*(S|H|D|C|NT)\s*$", re.IGNORECASE)
 
@@ -122,27 +124,17 @@ def make_deal(profile: RuleProfile, hands: list[str], discards: str, contract: s
     return Deal(profile, tuple(masks), x, bid, trump, called, request)
 
 
-def deal_state(deal: Deal) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The play state (``kernels.play_nb``: ``s``, ``h``, ``tr``) at the deal's first
-    trick, the declarer in seat 0, and the profile's compiled parameters.
+def deal_state(deal: Deal) -> Position:
+    """The search's position at the deal's first trick, the declarer in seat 0.
 
-    >>> from mighty_sim.kernels.play_nb import S_FRIEND, S_LEADER
-    >>> s, h, tr, params = deal_state(_example())
-    >>> int(s[S_LEADER]), int(s[S_FRIEND])  # the declarer leads; KD is in seat 1's hand
-    (0, 1)
+    >>> pos = deal_state(_example())
+    >>> pos.trick_no, pos.side >= 0  # trick 1; KD is in seat 1's hand: the sides are known
+    (1, True)
     """
-    from ..kernels.layout import MAX_PLAYERS
-    from ..kernels.params import MODE_CALLED, MODE_NONE, compile_profile
-    from ..kernels.play_nb import N_H, N_S, start_play_nb
+    from ..engine.search import deal_position
 
-    params = compile_profile(deal.profile)
-    h0 = np.zeros(MAX_PLAYERS, np.uint64)
-    h0[:len(deal.hands)] = np.array(deal.hands, np.uint64)
-    s, h, tr = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
-    start_play_nb(s, h, tr, params, h0, np.uint64(deal.discards), 0, deal.bid, deal.trump,
-                  False, MODE_CALLED if deal.called >= 0 else MODE_NONE, deal.called,
-                  deal.request, False)
-    return s, h, tr, params
+    return deal_position(deal.profile, deal.hands, discards=deal.discards, bid=deal.bid,
+                         trump=deal.trump, called=deal.called, request=deal.request)
 
 
 def _cards(text: str, option: str) -> int:
@@ -155,26 +147,25 @@ def _cards(text: str, option: str) -> int:
 def _solve(deal: Deal, makes: int, exact: bool) -> tuple[int, int, float]:
     """In a worker: (1 or 0, whether the contract makes; or with ``exact`` the par,
     searched on the side of the bid ``makes`` found, from the top of that side (failing
-    searches cost least, :data:`.dd_nb.TOP`); positions searched; seconds searching)."""
-    from ..kernels.dd_nb import TOP, dd_target_work_nb, search_work, table_bits_nb
+    searches cost least, :data:`..engine.search.TOP`); positions searched; seconds
+    searching)."""
+    from ..engine.search import TOP, search_arrays, solve_position, warm_search
 
-    s, h, tr, params = deal_state(deal)
+    pos = deal_state(deal)
     bid = deal.bid
-    nodes = np.zeros(1, np.int64)
-    # loaded before the clock starts: an empty window, answered without a search
-    dd_target_work_nb(s, h, tr, params, nodes, 0, 0, 0, search_work(0), 0, 0)
+    warm_search(pos)  # loaded before the clock starts
     t = time.perf_counter()
-    work = search_work(table_bits_nb(s, h))
+    work = search_arrays(pos)
     if not exact:  # one null-window search at the bid
         guess, lo, hi = bid, bid - 1, bid
     elif makes:  # the par is at least the bid
-        guess, lo, hi = TOP, bid, 1 << 30
+        guess, lo, hi = TOP, bid, TOP
     else:  # below the bid
         guess, lo, hi = bid - 1, -1, bid - 1
-    value = int(dd_target_work_nb(s, h, tr, params, nodes, guess, lo, hi, work, 0, 0))
+    value, nodes = solve_position(pos, guess=guess, lo=lo, hi=hi, work=work)
     if not exact:
         value = int(value >= bid)
-    return value, int(nodes[0]), time.perf_counter() - t
+    return value, nodes, time.perf_counter() - t
 
 
 def solve_deal(deal: Deal, *, exact: bool = True,

@@ -353,7 +353,7 @@ def compile_kernel(force: bool) -> None:
     compile and give the same rows.
     """
     from ..engine import aot
-    from ..kernels import prune_stale_caches
+    from ..engine.aot import prune_stale_caches
 
     for stale in prune_stale_caches():
         click.echo(f"removed the compile cache of other kernel sources: {stale}")
@@ -692,9 +692,9 @@ def _clock(seconds: float) -> str:
 
 def _compile_notice(what: str, about: str, *kernels: str) -> None:
     """Say on standard error that ``what`` compiles first when Numba's cache lacks one of
-    ``kernels`` (:func:`~mighty_sim.kernels.is_cached`): otherwise the command would
+    ``kernels`` (:func:`~mighty_sim.engine.aot.is_cached`): otherwise the command would
     stand still for ``about`` without a word."""
-    from ..kernels import is_cached
+    from ..engine.aot import is_cached
 
     if not is_cached(*kernels):
         click.echo(f"compiling {what} for this machine: once, {about}", err=True)

@@ -148,7 +148,7 @@ def par(dataset: Path | None, deals: int, from_trick: int, workers: int, max_pos
                f"{time.perf_counter() - t0:.1f} s -> {path}")
     import numpy as np
 
-    from ..kernels.dd_nb import SEARCH_VERSION
+    from ..engine.search import SEARCH_VERSION
 
     searches = np.asarray(table.column("search"))
     taken = searches[searches != SEARCH_VERSION]

@@ -12,9 +12,10 @@ from importlib import metadata
 from typing import Any
 
 from ..engine.players import PlayerSpec, check_supported
+from ..engine.sizing import deals_per_game
 from ..rules.profile import RuleProfile, load_profile
 from .schema import SCHEMA_VERSION
-from .shards import SHARD_GAMES, deals_per_game
+from .shards import SHARD_GAMES
 
 MAX_DEALS = 10_000_000_000
 """The most deals (or games played to a target) one run may hold."""

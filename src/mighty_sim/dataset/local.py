@@ -8,28 +8,24 @@ import multiprocessing
 import os
 import signal
 import threading
-import time
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from ..workers import init_worker
+from ..workers import polled_pool
 from .heap import WORKER_MALLOC_ENV
 from .writer import ShardStats, write_shard
 
-_PROGRESS: Any = None  # a worker process's progress queue (see _init_worker)
+_PROGRESS: Any = None  # a worker process's progress queue (see _keep_queue)
 
 
-def _init_worker(queue: Any, parent: int) -> None:
-    """Worker process initializer: keep the queue that progress goes back through; leave
-    Ctrl-C to the parent, which ends the workers itself, and end with the parent however
-    it ends (:func:`mighty_sim.workers.init_worker`)."""
+def _keep_queue(queue: Any) -> None:
+    """Worker setup (after :func:`mighty_sim.workers.init_worker`): keep the queue that
+    progress goes back through."""
     global _PROGRESS
     _PROGRESS = queue
-    init_worker(parent)
     # a worker's results and progress are sent before it is told to stop, and it prints
     # nothing: skip the interpreter's shutdown, which with the compiled kernels loaded
     # takes 0.3-0.6 s that the run would wait for
@@ -90,8 +86,7 @@ def run_shards_local(cdict: dict[str, Any], out: Path, todo: list[int], workers:
         for s in todo:
             total.add(write_shard(cdict, str(out), s, _CallbackQueue(progress)))
         return total
-    ctx = multiprocessing.get_context("spawn")
-    queue = ctx.SimpleQueue()
+    queue = multiprocessing.get_context("spawn").SimpleQueue()
 
     def drain() -> None:
         while not queue.empty():
@@ -99,34 +94,25 @@ def run_shards_local(cdict: dict[str, Any], out: Path, todo: list[int], workers:
             if progress is not None:
                 progress(n)
 
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=ctx,
-                               initializer=_init_worker, initargs=(queue, os.getpid()))
-    finished = False
-    try:
+    @contextmanager
+    def starting() -> Iterator[None]:
         # the pool starts its workers as the tasks are submitted: here, where they get
         # the environment above and start with Ctrl-C ignored (a worker caught by
         # Ctrl-C while it starts would print a traceback before its initializer runs)
         with _workers_use_malloc(), _sigint_ignored():
-            futures = [pool.submit(_write_shard_in_worker, cdict, str(out), s) for s in todo]
-        pending = set(futures)
-        while pending:
-            drain()
-            pending = {f for f in pending if not f.done()}
-            time.sleep(0.05)
-        drain()
-        for f in futures:
-            total.add(f.result())
-        finished = True
+            yield
+
+    try:
+        with polled_pool(min(workers, len(todo)), setup=_keep_queue, setup_args=(queue,),
+                         starting=starting) as run:
+            results = run(_write_shard_in_worker, [(cdict, str(out), s) for s in todo],
+                          on_poll=drain)
     except BrokenProcessPool:
         raise ValueError("a worker process stopped unexpectedly (out of memory, or killed); "
                          "`--resume` completes the run") from None
-    finally:
-        if not finished:
-            for process in list(getattr(pool, "_processes", {}).values()):
-                process.terminate()
-        # waited for even after success: a worker not told to stop would outlive the
-        # command (it holds its own end of the task queue) and keep its output open
-        pool.shutdown(wait=True, cancel_futures=True)
+    drain()
+    for stats in results:
+        total.add(stats)
     return total
 
 

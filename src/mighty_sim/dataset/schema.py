@@ -68,6 +68,9 @@ from ..kernels.params import FRIEND_KINDS, FRIEND_MODES
 from ..rules.cards import PLANE_BITS, SUITS, card_name
 from ..rules.profile import TRUMPS
 
+MAX_SEATS = MAX_PLAYERS
+"""Seats a row has columns for (``hands_0`` …), whatever the profile's players."""
+
 SCHEMA_VERSION = 2
 
 

@@ -5,17 +5,9 @@ from __future__ import annotations
 
 import math
 
+from ..engine.sizing import deals_per_game
+
 SHARD_GAMES = 1 << 19  # deals per Parquet file of a run, at most (see balanced_shard_games)
-
-
-def deals_per_game(ledger: int, to_target: bool) -> int:
-    """Deals a game is expected to last, for sizing buffers, batches and files: ``ledger``,
-    or for a game played to a target at most 64 (ucla games last about 36 to 60).
-
-    >>> deals_per_game(10, False), deals_per_game(500, True)
-    (10, 64)
-    """
-    return min(ledger, 64) if to_target else max(ledger, 1)
 
 
 def balanced_shard_games(games: int, ledger: int, to_target: bool) -> int:

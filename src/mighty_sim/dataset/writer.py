@@ -18,19 +18,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..engine.batch import Batch, play_batch
-from ..kernels.layout import (
-    MAX_PLAYERS,
-    OUTCOME_ALL_PASS,
-    OUTCOME_PLAYED,
-    OUTCOME_WEAK,
-    R_OUTCOME,
-    R_SUCCESS,
-)
 from .config import RunConfig, versions
 from .counts import Counts
 from .heap import release_free_memory
 from .integrity import shard_path
-from .schema import SCHEMA_VERSION, deals_table, tricks_table
+from .schema import MAX_SEATS, SCHEMA_VERSION, deals_table, tricks_table
 
 GROUP_ROWS = 1 << 17
 """Rows of a Parquet row group, at least (all but a file's last): batches' tables are
@@ -64,8 +56,8 @@ class ShardStats(Counts):
 
 
 UNIQUE_COLUMNS = ("deal_id", "game", "blind_deck2", "discards_deck2",
-                  *(f"hands_{s}" for s in range(MAX_PLAYERS)),
-                  *(f"hands_deck2_{s}" for s in range(MAX_PLAYERS)))
+                  *(f"hands_{s}" for s in range(MAX_SEATS)),
+                  *(f"hands_deck2_{s}" for s in range(MAX_SEATS)))
 """Columns whose values rarely repeat: written without a Parquet dictionary, which would
 only be built to be given up."""
 TWO_DECK_UNIQUE = ("blind", "discards")
@@ -173,15 +165,14 @@ def batch_stats(batch: Batch) -> ShardStats:
     >>> batch_stats(batch) == table_stats(deals_table(batch, 5))
     True
     """
-    outcome = batch.ri[:, R_OUTCOME]
+    counts = batch.outcome_counts()
     return ShardStats(
         games=batch.games,
         rows=len(batch.ri),
-        played=int(np.count_nonzero(outcome == OUTCOME_PLAYED)),
-        successes=int(np.count_nonzero((outcome == OUTCOME_PLAYED)
-                                       & (batch.ri[:, R_SUCCESS] == 1))),
-        weak_redeals=int(np.count_nonzero(outcome == OUTCOME_WEAK)),
-        all_pass=int(np.count_nonzero(outcome == OUTCOME_ALL_PASS)),
+        played=counts["played"],
+        successes=int(np.count_nonzero(batch.played() & (batch.column("success") == 1))),
+        weak_redeals=counts["weak-redeal"],
+        all_pass=counts["all-pass"],
     )
 
 

@@ -3,7 +3,7 @@
 Importing Numba and loading a kernel from its cache costs a process about a second
 (``import numba`` 0.4-0.9 s on this 2-core machine, then 0.5 s of Numba registering its
 typing and lowering tables at the first call), which is most of a small run.
-``mighty-sim compile`` (run by ``make``) builds :func:`~mighty_sim.kernels.games_nb.
+``mighty-sim compile`` (run by ``make``) builds :func:`~mighty_sim.kernels.loop.games_nb.
 play_games_nb` with ``numba.pycc`` into an extension module that needs NumPy only;
 :func:`mighty_sim.engine.batch.play_batch` uses it whenever one matches the kernel sources,
 the Numba, NumPy and Python versions and this CPU, and otherwise the JIT kernel, which
@@ -33,7 +33,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, cast
 
-from ..kernels import cache_dir, is_cached, sources_key
+from ..kernels import cache_dir, sources_key
+from ..kernels import is_cached as is_cached  # re-exported: the commands ask the engine
+from ..kernels import prune_stale_caches as prune_stale_caches
 
 # play_games_nb's arguments (see its docstring): seed, game_start, n_games, ledger,
 # target, policies, pp, params, deck_cards, record_tricks, ri (column-major), ru, rf, rw,
@@ -137,7 +139,7 @@ def build(folder: Path | None = None) -> Path:
         warnings.simplefilter("ignore")
         from numba.pycc.cc import CC
 
-        from ..kernels.games_nb import play_games_nb
+        from ..kernels.loop.games_nb import play_games_nb
 
         with tempfile.TemporaryDirectory(dir=folder, prefix=".build-") as tmp:
             cc = CC(module_name())  # type: ignore[no-untyped-call]
@@ -171,6 +173,7 @@ def games_kernel() -> Any:
     kernel = load()
     if kernel is not None:
         return kernel
-    from ..kernels.games_nb import play_games_nb
+    from ..kernels.loop.games_nb import play_games_nb
 
     return play_games_nb
+

@@ -1,4 +1,4 @@
-"""Whole deals in Numba, batch by batch: the public face of :mod:`.kernels.games_nb`.
+"""Whole deals in Numba, batch by batch: the public face of :mod:`.kernels.loop.games_nb`.
 
 :func:`play_batch` validates, allocates the output buffers and calls the kernel once per
 batch (again only if a batch outgrows its buffers); the result is a :class:`Batch` of
@@ -10,7 +10,7 @@ else the JIT dispatcher: the same code, the same rows; only the first has no Num
 >>> from mighty_sim.rules.profile import load_profile
 >>> batch = play_batch(load_profile("standard"), seed=1, game_start=0, games=100,
 ...                    players=parse_players("heuristic", 5))
->>> int((batch.ri[:, R_OUTCOME] == 0).sum())  # played deals: one per game
+>>> int(batch.played().sum())  # played deals: one per game
 100
 """
 
@@ -20,8 +20,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..dataset.shards import deals_per_game
 from ..kernels.layout import (
+    G_ATTEMPT,
+    G_DEAL_IN_GAME,
+    G_GAME,
     HISTORY,
     MAX_PLAYERS,
     N_F,
@@ -30,13 +32,22 @@ from ..kernels.layout import (
     N_R,
     N_T,
     N_U,
+    OUTCOME_PLAYED,
+    OUTCOMES,
     POLICY_NAMES,
     PP_AGGRESSIVENESS,
     PP_NOISE,
     PP_ROLLOUTS,
     PP_WORLDS,
+    R_BID,
+    R_DECLARER,
+    R_FRIEND_SEAT,
     R_HIST_LEN,
     R_OUTCOME,
+    R_POINTS,
+    R_SUCCESS,
+    R_TRICKS,
+    R_TRUMP,
 )
 from ..kernels.params import compile_profile
 from ..rules.cards import cards_of
@@ -44,8 +55,10 @@ from ..rules.profile import RuleProfile
 from .aot import games_kernel
 from .heuristic import HeuristicParams
 from .players import PlayerSpec, check_supported
+from .sizing import deals_per_game
 
-__all__ = ["Batch", "R_OUTCOME", "play_batch"]
+__all__ = ["COLUMNS", "OUTCOMES", "Batch", "deals_per_game", "play_batch"]
+
 
 
 @dataclass
@@ -69,6 +82,45 @@ class Batch:
     def rows(self) -> int:
         """Dealt attempts in the batch."""
         return int(self.ri.shape[0])
+
+    def column(self, name: str) -> np.ndarray:
+        """One column of the rows by its name (:data:`COLUMNS`), a view.
+
+        >>> from mighty_sim.engine.players import parse_players
+        >>> from mighty_sim.rules.profile import load_profile
+        >>> b = play_batch(load_profile("standard"), seed=1, game_start=0, games=3,
+        ...                players=parse_players("heuristic", 5))
+        >>> b.column("game").tolist()[-1], int(b.played().sum())
+        (2, 3)
+        """
+        array, index = COLUMNS[name]
+        out: np.ndarray = getattr(self, array)[:, index]
+        return out
+
+    def played(self) -> np.ndarray:
+        """Whether each row was played out (not redealt)."""
+        return np.asarray(self.ri[:, R_OUTCOME] == OUTCOME_PLAYED)
+
+    def outcome_counts(self) -> dict[str, int]:
+        """Rows by outcome (:data:`OUTCOMES`: played, all-pass, weak-redeal)."""
+        codes = np.bincount(self.ri[:, R_OUTCOME].astype(np.int64), minlength=len(OUTCOMES))
+        return {name: int(codes[k]) for k, name in enumerate(OUTCOMES)}
+
+
+COLUMNS: dict[str, tuple[str, int]] = {
+    "game": ("rg", G_GAME),
+    "attempt": ("rg", G_ATTEMPT),
+    "deal_in_game": ("rg", G_DEAL_IN_GAME),
+    "outcome": ("ri", R_OUTCOME),
+    "declarer": ("ri", R_DECLARER),
+    "bid": ("ri", R_BID),
+    "trump": ("ri", R_TRUMP),
+    "friend_seat": ("ri", R_FRIEND_SEAT),
+    "points": ("ri", R_POINTS),
+    "tricks": ("ri", R_TRICKS),
+    "success": ("ri", R_SUCCESS),
+}
+"""The row columns analyses read by name: (the array, the column)."""
 
 
 def policy_arrays(players: tuple[PlayerSpec, ...], profile: RuleProfile

@@ -50,7 +50,7 @@ SLOTS = {"bid_base": PP_BID_BASE, "strength_scale": PP_STRENGTH_SCALE,
 
 @dataclass(frozen=True)
 class HeuristicParams:
-    """How the heuristic bids (see :mod:`mighty_sim.kernels.policy_nb`). The defaults
+    """How the heuristic bids (see :mod:`mighty_sim.kernels.players.policy_nb`). The defaults
     are the values it was first shaped with, for ``standard``.
 
     >>> HeuristicParams(strength_scale=0)

@@ -4,7 +4,7 @@ Source: docs/rules.md, standard (Auction: the weak hand; Play; Scoring); the ucl
 profiles
 through the profile's switches. Every function validates its arguments (a bad one raises
 a :class:`ValueError` that says what is wrong), compiles the profile and calls a Numba
-kernel of :mod:`mighty_sim.kernels.rules_nb`; the reference engine
+kernel of :mod:`mighty_sim.kernels.rules.rules_nb`; the reference engine
 (:mod:`mighty_sim.reference.rules`) gives the same answers, checked by the tests.
 
 With two decks (docs/rules.md, russian profiles) the play rules see card kinds: a hand is given by
@@ -35,10 +35,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..kernels import auction_nb, games_nb, rules_nb
 from ..kernels.layout import OUTCOME_ALL_PASS, OUTCOME_PLAYED, OUTCOME_WEAK
+from ..kernels.loop import games_nb
 from ..kernels.params import FRIEND_KINDS, compile_profile
-from ..kernels.rules_nb import weak_score2_nb
+from ..kernels.rules import auction_nb, rules_nb
+from ..kernels.rules.rules_nb import weak_score2_nb
 from ..rules.cards import JOKER_BIT, N_CARD_KINDS, card_name, copies, parse_suit, to_mask
 from ..rules.profile import TRUMPS, RuleProfile, load_profile
 

@@ -40,8 +40,8 @@ def sources_key() -> str:
     12
     """
     h = hashlib.sha256()
-    for f in sorted(_HERE.glob("*.py")):
-        h.update(f.name.encode())
+    for f in sorted(_HERE.rglob("*.py")):
+        h.update(f.relative_to(_HERE).as_posix().encode())
         h.update(f.read_bytes())
     return h.hexdigest()[:12]
 

@@ -2,7 +2,7 @@
 
 Source: docs/rules.md (the ``standard`` profile) with the switches of its House rules;
 sections 3 and 4 where a switch already covers them. This module is deliberately written
-differently from :mod:`mighty_sim.kernels.rules_nb` (lists of cards and sets, exact
+differently from :mod:`mighty_sim.kernels.rules.rules_nb` (lists of cards and sets, exact
 fractions) so that the differential tests compare two independent readings of the text.
 
 Cards are bit indices (see :mod:`mighty_sim.rules.cards`); hands are masks; ``trump`` is

@@ -1,5 +1,5 @@
 """A plain double-dummy minimax on the reference rules, written apart from the kernels:
-the yardstick for :mod:`mighty_sim.kernels.dd_nb` in the tests.
+the yardstick for :mod:`mighty_sim.kernels.search.dd_nb` in the tests.
 
 Every legal card (:func:`mighty_sim.reference.rules.legal_plays`), every suit a led
 joker with power may name, the hunter led with and without the demand, each trick won by
@@ -23,8 +23,7 @@ from functools import cache
 
 import numpy as np
 
-from ..kernels.params import MODE_FIRST_TRICK
-from ..kernels.play_nb import (
+from ..kernels.loop.play_nb import (
     S_CAPTURED,
     S_DECLARER,
     S_DEMANDED,
@@ -40,6 +39,7 @@ from ..kernels.play_nb import (
     S_TRUMP,
     S_WON,
 )
+from ..kernels.params import MODE_FIRST_TRICK
 from ..reference import rules
 from ..rules.cards import JOKER_BIT, SUITS, cards_of
 from ..rules.profile import TRUMPS, RuleProfile

@@ -22,9 +22,9 @@ from fractions import Fraction
 import numpy as np
 
 from ..dataset.counts import Counts
-from ..kernels import rules_nb
 from ..kernels.params import FRIEND_KINDS, compile_profile
-from ..kernels.rules_nb import weak_score2_batch_nb
+from ..kernels.rules import rules_nb
+from ..kernels.rules.rules_nb import weak_score2_batch_nb
 from ..reference.game import play_deal
 from ..reference.players import RandomPlayer
 from ..reference.records import DealRecord, PlayView

@@ -6,14 +6,10 @@ does not depend on the number of workers. Workers start with ``spawn``.
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-from concurrent.futures import ProcessPoolExecutor, as_completed
-
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
 from ..rules.profile import RuleProfile
-from ..workers import end_with_parent
+from ..workers import polled_pool
 from .differential import DiffReport, check_deals
 from .parity import compare_auction_choices, compare_games
 
@@ -28,6 +24,12 @@ def check_chunk(profile: RuleProfile, *, seed: int, start: int, count: int) -> D
     report = check_deals(profile, seed=seed, start=start, count=count)
     report.merge(compare_auction_choices(profile, seed=seed, start=start, count=count))
     return report.merge(compare_games(profile, seed=seed, start=start, count=count, ledger=1))
+
+
+def _check(profile: RuleProfile, seed: int, start: int, count: int
+           ) -> tuple[int, DiffReport]:
+    """:func:`check_chunk` in a worker, with the deals it checked."""
+    return count, check_chunk(profile, seed=seed, start=start, count=count)
 
 
 def _chunks(deals: int, chunk: int) -> list[tuple[int, int]]:
@@ -61,13 +63,10 @@ def run_differential(
                 total.merge(check_chunk(profile, seed=seed, start=start, count=count))
                 bar.advance(task, count)
             return total
-        ctx = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
-                                 initializer=end_with_parent,
-                                 initargs=(os.getpid(),)) as pool:
-            futures = {pool.submit(check_chunk, profile, seed=seed, start=s, count=c): c
-                       for s, c in parts}
-            for fut in as_completed(futures):
-                total.merge(fut.result())
-                bar.advance(task, futures[fut])
+        with polled_pool(workers) as run:
+            def merge(part: tuple[int, DiffReport]) -> None:
+                total.merge(part[1])
+                bar.advance(task, part[0])
+
+            run(_check, [(profile, seed, s, c) for s, c in parts], on_result=merge)
     return total

@@ -27,13 +27,13 @@ from typing import Any
 from ..dataset.schema import bid_name, deals_table, row_cards, tricks_table
 from ..engine.batch import play_batch
 from ..engine.players import parse_players
-from ..kernels.auction_nb import (
+from ..kernels.params import compile_profile
+from ..kernels.rules.auction_nb import (
     kth_legal_bid_nb,
     kth_other_contract_nb,
     legal_bid_count_nb,
     other_contract_count_nb,
 )
-from ..kernels.params import compile_profile
 from ..reference.game import play_deal, play_ledger
 from ..reference.players import RandomPlayer
 from ..reference.records import (

@@ -17,8 +17,8 @@ import numpy as np
 from ..engine.batch import policy_arrays
 from ..engine.players import parse_players
 from ..kernels.layout import MAX_PLAYERS, N_T
+from ..kernels.loop.play_nb import H_PLANE1, N_H, N_S, play_until_nb, start_play_nb
 from ..kernels.params import MODE_CALLED, MODE_FIRST_TRICK, MODE_NONE, P_HAND_SIZE
-from ..kernels.play_nb import H_PLANE1, N_H, N_S, play_until_nb, start_play_nb
 from ..kernels.rng_nb import seed_stream_nb
 from ..rules.cards import PLANE_BITS, cards_of, fold, kind_of, points_in
 from ..rules.profile import TRUMPS, RuleProfile

@@ -44,9 +44,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import njit
-from .rng_nb import GOLDEN, mix64_nb
-from .rules_nb import (
+from .._jit import njit
+from ..rng_nb import GOLDEN, mix64_nb
+from ..rules.rules_nb import (
     JOKER_BIT,
     POINT_MASK,
     above_nb,

@@ -36,10 +36,10 @@ from numba.cpython.unsafe.numbers import leading_zeros as _lzcnt
 from numba.cpython.unsafe.numbers import trailing_zeros as _tzcnt
 from numba.extending import intrinsic as _intrinsic
 
-from ..rules.cards import FIRST_POINT_RANK, JOKER_BIT, N_RANKS, PLANE_BITS
-from ..rules.profile import NO_TRUMP
-from ._jit import njit
-from .params import (
+from ...rules.cards import FIRST_POINT_RANK, JOKER_BIT, N_RANKS, PLANE_BITS
+from ...rules.profile import NO_TRUMP
+from .._jit import njit
+from ..params import (
     FRIEND_KIND_FRIEND,
     FRIEND_KIND_OPEN_SOLO,
     HUNTER_NEXT_PLAYER,

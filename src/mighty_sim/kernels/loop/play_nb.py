@@ -30,9 +30,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rules.cards import PLANE_BITS
-from ._jit import njit, var
-from .layout import (
+from ...rules.cards import PLANE_BITS
+from .._jit import njit, var
+from ..layout import (
     MAX_PLAYERS,
     POLICY_PIMC,
     POLICY_RANDOM,
@@ -44,7 +44,7 @@ from .layout import (
     T_POINTS,
     T_WINNER,
 )
-from .params import (
+from ..params import (
     FRIEND_KIND_FRIEND,
     FRIEND_KIND_OPEN_SOLO,
     FRIEND_KIND_SECRET_SOLO,
@@ -61,9 +61,9 @@ from .params import (
     P_PLAYERS,
     P_TOTAL_POINTS,
 )
-from .policy_nb import play_decide_nb
-from .rng_nb import chance_nb
-from .rules_nb import (
+from ..players.policy_nb import play_decide_nb
+from ..rng_nb import chance_nb
+from ..rules.rules_nb import (
     JOKER_BIT,
     JOKER_PAIR,
     bit_nb,

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import njit, var
-from .deal_nb import owners_nb, play_attempt_nb
-from .layout import (
+from .._jit import njit, var
+from ..layout import (
     G_ATTEMPT,
     G_DEAL_IN_GAME,
     G_GAME,
@@ -25,7 +24,7 @@ from .layout import (
     R_OUTCOME,
     R_REDEAL_BY,
 )
-from .params import (
+from ..params import (
     DEALER_CLOCKWISE,
     DEALER_FRIEND_FIRST_DEALT,
     FIRST_BIDDER_DEALER_THEN_DECLARER,
@@ -37,8 +36,9 @@ from .params import (
     P_WEAK_REDEALER,
     REDEALER_REQUESTER,
 )
+from ..rng_nb import attempt_index_nb, below_nb, dealer_index_nb, seed_stream_nb
+from .deal_nb import owners_nb, play_attempt_nb
 from .play_nb import N_H, N_S
-from .rng_nb import attempt_index_nb, below_nb, dealer_index_nb, seed_stream_nb
 
 
 @njit(cache=True)

@@ -29,23 +29,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import njit
-from .borrow_nb import copy_nb
-from .layout import MAX_PLAYERS, N_T, POLICY_HEURISTIC, PP_NOISE, PP_ROLLOUTS, PP_WORLDS
-from .params import (
-    FRIEND_KIND_FRIEND,
-    FRIEND_KIND_SECRET_SOLO,
-    MODE_CALLED,
-    P_MIN_BID,
-)
-from .play_nb import (
+from .._jit import njit
+from ..borrow_nb import copy_nb
+from ..layout import MAX_PLAYERS, N_T, POLICY_HEURISTIC, PP_NOISE, PP_ROLLOUTS, PP_WORLDS
+from ..loop.play_nb import (
     H_CANT,
     H_DECK,
     H_DISCARDS,
     H_SEEN,
     MAX_MOVES,
-    N_H,
-    N_S,
     S_CALLED,
     S_DECLARER,
     S_FRIEND,
@@ -58,13 +50,16 @@ from .play_nb import (
     apply_play_nb,
     moves_nb,
     payout_of_nb,
-    play_until_nb,
     result_nb,
-    start_play_nb,
 )
-from .rng_nb import below_nb, seed_stream_nb, shuffle_nb
-from .rules_nb import bit_nb, has_nb, kth_card_nb, lowest_card_nb, popcount_nb
-from .tricks_nb import play_tricks_nb
+from ..loop.tricks_nb import play_tricks_nb
+from ..params import (
+    FRIEND_KIND_FRIEND,
+    FRIEND_KIND_SECRET_SOLO,
+    MODE_CALLED,
+)
+from ..rng_nb import below_nb, shuffle_nb
+from ..rules.rules_nb import bit_nb, has_nb, kth_card_nb, lowest_card_nb, popcount_nb
 
 
 @njit(cache=True, nrt=True)
@@ -235,35 +230,3 @@ def _values_nb(
                 side = seat == s2[S_DECLARER] or seat == s2[S_FRIEND]
                 values[i] += payout_of_nb(s2, seat, d, f, x) + 0.001 * (
                     points if side else -points)
-
-
-@njit(cache=True, nrt=True)
-def worlds_after_nb(
-    seed: np.uint64, hands: np.ndarray, discards: np.uint64, declarer: int,
-    trump: int, mode: int, called: int, params: np.ndarray, policies: np.ndarray,
-    plays: int, me: int, out: np.ndarray, ti: np.ndarray, state: np.ndarray,
-) -> int:
-    """Play ``plays`` cards of a contract from ``hands`` (after the exchange) with
-    ``policies``, then sample ``out.shape[0]`` worlds for seat ``me`` into ``out``
-    (row: each seat's hidden hand, then the pile). Finished tricks go to ``ti``; ``state``
-    receives ``h`` (hands, seen, discards, deck, cannot-hold masks) and then the current
-    trick. Returns the finished tricks (for tests and for inspecting the sampler)."""
-    st = np.zeros(1, np.uint64)
-    seed_stream_nb(st, seed, np.uint64(0))
-    s = np.zeros(N_S, np.int64)
-    h = np.zeros(N_H, np.uint64)
-    tr = np.full(MAX_PLAYERS, -1, np.int64)
-    start_play_nb(s, h, tr, params, hands, discards, declarer, params[P_MIN_BID], trump,
-                  False, mode, called, -1, True)
-    used = play_until_nb(st, s, h, tr, policies, params, 0.0, True, ti, 0, plays)
-    w = np.zeros(MAX_PLAYERS + 1, np.uint64)
-    for i in range(out.shape[0]):
-        if not sample_world_nb(st, s, h, tr, me, w):
-            return -1
-        for q in range(out.shape[1]):
-            out[i, q] = w[q]
-    for i in range(N_H):
-        state[i] = h[i]
-    for i in range(MAX_PLAYERS):
-        state[N_H + i] = np.uint64(tr[i] + 1)  # 0 = no card
-    return used

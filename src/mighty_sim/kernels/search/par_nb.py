@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import njit, var
-from .dd_nb import TOP, Work, bits_for_nb, dd_target_work_nb, work_nb
-from .layout import (
+from .._jit import njit, var
+from ..layout import (
     MAX_PLAYERS,
     OUTCOME_PLAYED,
     R_BID,
@@ -33,8 +32,7 @@ from .layout import (
     U_BLIND,
     U_DISCARDS,
 )
-from .params import MODE_FIRST_TRICK, P_HAND_SIZE, P_PLAYERS, P_TOTAL_POINTS
-from .play_nb import (
+from ..loop.play_nb import (
     N_H,
     N_S,
     S_CAPTURED,
@@ -49,6 +47,8 @@ from .play_nb import (
     start_play_nb,
     to_play_nb,
 )
+from ..params import MODE_FIRST_TRICK, P_HAND_SIZE, P_PLAYERS, P_TOTAL_POINTS
+from .dd_nb import TOP, Work, bits_for_nb, dd_target_work_nb, work_nb
 
 # what par_nb writes a row: the par, the trick it is taken from, positions searched,
 # whether the replay matched the record

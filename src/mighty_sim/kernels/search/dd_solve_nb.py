@@ -20,35 +20,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import njit, var
-from .borrow_nb import borrow
-from .dd_table_nb import (
-    WAYS,
-    equals_mark_nb,
-    frame_key_nb,
-    in_play_nb,
-    pattern_nb,
-    probe_nb,
-    rank_mark_nb,
-    ranks_of_nb,
-    relative_nb,
-    store_nb,
-    suit_counts_nb,
-    trick_mark_nb,
-)
-from .layout import MAX_PLAYERS
-from .params import (
-    BID_TRICKS,
-    HUNTER_LEAD_DEMAND,
-    P_BID_UNIT,
-    P_HAND_SIZE,
-    P_HUNTED_POWERLESS,
-    P_HUNTER_RULE,
-    P_HUNTER_TRICKS,
-    P_JOKER_POWERLESS,
-    P_TOTAL_POINTS,
-)
-from .play_nb import (
+from .._jit import njit, var
+from ..borrow_nb import borrow
+from ..layout import MAX_PLAYERS
+from ..loop.play_nb import (
     H_DISCARDS,
     H_SEEN,
     MAX_MOVES,
@@ -67,8 +42,20 @@ from .play_nb import (
     S_WON,
     moves_of_nb,
 )
-from .policy_nb import dump_value_nb, winners_nb
-from .rules_nb import (
+from ..loop.tricks_nb import TrickRules, legal_cards_nb, trick_after_nb, trick_rules_nb
+from ..params import (
+    BID_TRICKS,
+    HUNTER_LEAD_DEMAND,
+    P_BID_UNIT,
+    P_HAND_SIZE,
+    P_HUNTED_POWERLESS,
+    P_HUNTER_RULE,
+    P_HUNTER_TRICKS,
+    P_JOKER_POWERLESS,
+    P_TOTAL_POINTS,
+)
+from ..players.policy_nb import dump_value_nb, winners_nb
+from ..rules.rules_nb import (
     JOKER_BIT,
     POINT_MASK,
     above_nb,
@@ -84,7 +71,20 @@ from .rules_nb import (
     suit_to_follow_nb,
     trick_winner_nb,
 )
-from .tricks_nb import TrickRules, legal_cards_nb, trick_after_nb, trick_rules_nb
+from .dd_table_nb import (
+    WAYS,
+    equals_mark_nb,
+    frame_key_nb,
+    in_play_nb,
+    pattern_nb,
+    probe_nb,
+    rank_mark_nb,
+    ranks_of_nb,
+    relative_nb,
+    store_nb,
+    suit_counts_nb,
+    trick_mark_nb,
+)
 
 USE_PRUNING, USE_TABLE, USE_BOUNDS, USE_EQUALS = 1, 2, 4, 8
 USE_ORDER, USE_LAST, USE_DECIDED, USE_RANKS = 16, 32, 64, 128

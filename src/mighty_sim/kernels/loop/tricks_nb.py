@@ -23,11 +23,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._jit import njit, var
-from .layout import (
+from .._jit import njit, var
+from ..layout import (
     POLICY_RANDOM,
 )
-from .params import (
+from ..params import (
     FRIEND_KIND_FRIEND,
     HUNTER_LEAD_DEMAND,
     HUNTER_NEXT_PLAYER,
@@ -45,6 +45,21 @@ from .params import (
     P_MIGHTY_ANSWERS,
     P_MIGHTY_LEAD_DEMANDS,
     P_MIGHTY_SETS_FROM,
+)
+from ..players.policy_nb import follow_nb, lead_nb, play_decide_nb, random_play_at_nb, winners_nb
+from ..rng_nb import below_at_nb
+from ..rules.rules_nb import (
+    JOKER_BIT,
+    NO_TRUMP,
+    POINT_MASK,
+    bit_nb,
+    copy_of_nb,
+    fold_nb,
+    in_tricks_nb,
+    mighty_of_nb,
+    suit_mask_nb,
+    suit_to_follow_nb,
+    trick_winner_nb,
 )
 from .play_nb import (
     H_PLANE1,
@@ -72,21 +87,6 @@ from .play_nb import (
     partners_of_nb,
     record_trick_nb,
     take_copy_nb,
-)
-from .policy_nb import follow_nb, lead_nb, play_decide_nb, random_play_at_nb, winners_nb
-from .rng_nb import below_at_nb
-from .rules_nb import (
-    JOKER_BIT,
-    NO_TRUMP,
-    POINT_MASK,
-    bit_nb,
-    copy_of_nb,
-    fold_nb,
-    in_tricks_nb,
-    mighty_of_nb,
-    suit_mask_nb,
-    suit_to_follow_nb,
-    trick_winner_nb,
 )
 
 _JOKER = np.uint64(1) << np.uint64(JOKER_BIT)

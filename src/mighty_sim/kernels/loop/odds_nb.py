@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import njit, prange, var
-from .borrow_nb import copy_nb
+from .._jit import njit, prange, var
+from ..borrow_nb import copy_nb
+from ..layout import U_BLIND
+from ..params import P_BLIND_SIZE, P_HAND_SIZE, P_MIN_BID, P_PLAYERS
+from ..rng_nb import seed_stream_nb, shuffle_nb
 from .deal_nb import packet_nb, play_contract_nb
-from .layout import U_BLIND
-from .params import P_BLIND_SIZE, P_HAND_SIZE, P_MIN_BID, P_PLAYERS
 from .play_nb import N_H, N_S
-from .rng_nb import seed_stream_nb, shuffle_nb
 
 
 @njit(cache=True, nrt=True)

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rules.profile import NO_TRUMP
-from ._jit import njit
-from .params import (
+from ...rules.profile import NO_TRUMP
+from .._jit import njit
+from ..params import (
     P_COST_NT,
     P_COST_SUIT,
     P_MAX_BID,

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rules.cards import PLANE_BITS
-from ._jit import njit, var
-from .auction_nb import beats_nb, lead_request_ok_nb, weak_allowed_nb
-from .borrow_nb import copy_nb
-from .layout import (
+from ...rules.cards import PLANE_BITS
+from .._jit import njit, var
+from ..borrow_nb import copy_nb
+from ..layout import (
     F_STRENGTH,
     HISTORY,
     MAX_PLAYERS,
@@ -55,7 +54,7 @@ from .layout import (
     U_BLIND,
     U_DISCARDS,
 )
-from .params import (
+from ..params import (
     P_BLIND_SIZE,
     P_DECK_COPIES,
     P_DECK_SIZE,
@@ -67,7 +66,32 @@ from .params import (
     P_RAISE_RULE,
     RAISE_RANK_GAP,
 )
-from .pimc_nb import pimc_decide_nb
+from ..players.pimc_nb import pimc_decide_nb
+from ..players.policy_nb import (
+    PASS,
+    WEAK,
+    auction_decide_nb,
+    best_strain_nb,
+    blind_raise_decide_nb,
+    contract_decide_nb,
+    exchange_decide_nb,
+    friend_decide_nb,
+    strength_nb,
+)
+from ..rng_nb import below_at_nb
+from ..rules.auction_nb import beats_nb, lead_request_ok_nb, weak_allowed_nb
+from ..rules.rules_nb import (
+    JOKER_BIT,
+    NO_TRUMP,
+    bit_nb,
+    fold_nb,
+    has_nb,
+    mighty_of_nb,
+    points_nb,
+    popcount_nb,
+    suit_mask_nb,
+    weak_score2_nb,
+)
 from .play_nb import (
     H_PLANE1,
     S_DECLARER,
@@ -80,30 +104,6 @@ from .play_nb import (
     result_nb,
     start_play_nb,
     to_play_nb,
-)
-from .policy_nb import (
-    PASS,
-    WEAK,
-    auction_decide_nb,
-    best_strain_nb,
-    blind_raise_decide_nb,
-    contract_decide_nb,
-    exchange_decide_nb,
-    friend_decide_nb,
-    strength_nb,
-)
-from .rng_nb import below_at_nb
-from .rules_nb import (
-    JOKER_BIT,
-    NO_TRUMP,
-    bit_nb,
-    fold_nb,
-    has_nb,
-    mighty_of_nb,
-    points_nb,
-    popcount_nb,
-    suit_mask_nb,
-    weak_score2_nb,
 )
 from .tricks_nb import play_tricks_nb
 

@@ -31,7 +31,18 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ._jit import njit, var
+from .._jit import njit, var
+from ..layout import MAX_PLAYERS
+from ..loop.play_nb import (
+    MAX_MOVES,
+    S_DECLARER,
+    S_FRIEND,
+    S_MODE,
+    S_N,
+    S_TRICK_NO,
+)
+from ..params import MODE_FIRST_TRICK
+from ..rules.rules_nb import popcount_nb
 from .dd_solve_nb import GAVE_UP as GAVE_UP
 from .dd_solve_nb import N_D, N_F, load_nb, range_nb, solve_nb
 from .dd_solve_nb import USE_BOUNDS as USE_BOUNDS
@@ -44,17 +55,6 @@ from .dd_solve_nb import USE_RANKS as USE_RANKS
 from .dd_solve_nb import USE_TABLE as USE_TABLE
 from .dd_solve_nb import follower_wins_nb as follower_wins_nb
 from .dd_table_nb import WAYS
-from .layout import MAX_PLAYERS
-from .params import MODE_FIRST_TRICK
-from .play_nb import (
-    MAX_MOVES,
-    S_DECLARER,
-    S_FRIEND,
-    S_MODE,
-    S_N,
-    S_TRICK_NO,
-)
-from .rules_nb import popcount_nb
 
 MAX_PLIES = 64
 """Cards left to play, at most (a one-deck deal plays at most 53)."""

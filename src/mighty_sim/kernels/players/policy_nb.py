@@ -35,17 +35,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rules.cards import PLANE_BITS
-from ._jit import njit
-from .auction_nb import (
-    kth_legal_bid_nb,
-    kth_other_contract_nb,
-    legal_bid_count_nb,
-    lowest_bid_in_nb,
-    min_contract_bid_nb,
-    other_contract_count_nb,
-)
-from .layout import (
+from ...rules.cards import PLANE_BITS
+from .._jit import njit
+from ..layout import (
     POLICY_RANDOM,
     PP_AGGRESSIVENESS,
     PP_BID_BASE,
@@ -54,7 +46,7 @@ from .layout import (
     PP_SOLO_THRESHOLD,
     PP_STRENGTH_SCALE,
 )
-from .params import (
+from ..params import (
     BID_TRICKS,
     HUNTER_NEXT_PLAYER,
     MODE_CALLED,
@@ -72,8 +64,16 @@ from .params import (
     P_MIGHTY,
     P_TOTAL_POINTS,
 )
-from .rng_nb import below_at_nb, below_nb, chance_nb
-from .rules_nb import (
+from ..rng_nb import below_at_nb, below_nb, chance_nb
+from ..rules.auction_nb import (
+    kth_legal_bid_nb,
+    kth_other_contract_nb,
+    legal_bid_count_nb,
+    lowest_bid_in_nb,
+    min_contract_bid_nb,
+    other_contract_count_nb,
+)
+from ..rules.rules_nb import (
     JOKER_BIT,
     NO_TRUMP,
     POINT_MASK,

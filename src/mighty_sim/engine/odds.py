@@ -1,0 +1,87 @@
+"""One hand played out many times: the door to :mod:`mighty_sim.kernels.loop.odds_nb`
+for :mod:`mighty_sim.analysis.odds`.
+
+:func:`play_strains` deals the unseen cards ``samples`` times and plays each deal out
+with the hand's owner as declarer in every trump and NT (the strains on parallel
+threads); :func:`settle_many` pays a column of results at one bid.
+
+>>> from mighty_sim.engine.players import parse_players
+>>> from mighty_sim.rules.cards import parse_cards
+>>> from mighty_sim.rules.profile import load_profile
+>>> std = load_profile("standard")
+>>> rows = play_strains(std, parse_cards("AS KS QS 10S 5S JK AH KD 2C 3C"), samples=50,
+...                     seed=1, players=parse_players("heuristic", 5))
+>>> rows.taken(0).shape, int(rows.taken(0).max()) <= 20
+((50,), True)
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ..kernels.layout import N_F, N_R, N_T, N_U, R_FRIEND_KIND, R_POINTS, R_TRICKS
+from ..kernels.loop.odds_nb import odds_strains_nb
+from ..kernels.params import compile_profile
+from ..kernels.rules.rules_nb import settle_batch_nb
+from ..rules.cards import cards_of
+from ..rules.profile import TRUMPS, RuleProfile
+from .batch import policy_arrays
+from .players import PlayerSpec
+
+__all__ = ["StrainRows", "play_strains", "settle_many"]
+
+
+class StrainRows(NamedTuple):
+    """The sampled deals of every strain (index t of :data:`~mighty_sim.rules.profile.
+    TRUMPS`): row arrays of the batch layout, one set a strain (``ti`` holds the tricks
+    only when they were recorded)."""
+
+    profile: RuleProfile
+    ri: np.ndarray
+    ru: np.ndarray
+    rf: np.ndarray
+    ti: np.ndarray
+
+    def taken(self, strain: int) -> np.ndarray:
+        """What the declarer's side took in each sample of ``strain``: points, or tricks
+        in trick-bid profiles."""
+        col = R_TRICKS if self.profile.bid_unit == "tricks" else R_POINTS
+        return self.ri[strain, :, col]
+
+    def friend_kinds(self, strain: int) -> np.ndarray:
+        """Each sample's friend kind code (:data:`~mighty_sim.kernels.params.FRIEND_KINDS`)."""
+        return self.ri[strain, :, R_FRIEND_KIND]
+
+
+def play_strains(profile: RuleProfile, hand: int, *, samples: int, seed: int,
+                 players: tuple[PlayerSpec, ...], blind: int = 0,
+                 record_tricks: bool = False) -> StrainRows:
+    """``samples`` deals of the cards not in ``hand`` (nor in ``blind``, when known),
+    each played out by ``players`` with the hand's owner declaring in every strain; with
+    ``record_tricks`` the tricks too (for the par of each sample). The arguments are
+    checked by :func:`mighty_sim.analysis.odds.check_hand_odds`."""
+    params = compile_profile(profile)
+    deck_cards = np.array(cards_of(profile.deck_mask), np.int64)
+    policies, pp = policy_arrays(players, profile)
+    strains = len(TRUMPS)
+    ri = np.zeros((strains, samples, N_R), np.int64)
+    ru = np.zeros((strains, samples, N_U), np.uint64)
+    rf = np.zeros((strains, samples, N_F), np.float64)
+    ti = np.zeros((strains, samples * profile.tricks if record_tricks else 1, N_T), np.int8)
+    odds_strains_nb(np.uint64(seed), np.uint64(hand), np.uint64(blind), samples, params,
+                    deck_cards, policies, pp, ri, ru, rf, ti, record_tricks)
+    return StrainRows(profile, ri, ru, rf, ti)
+
+
+def settle_many(profile: RuleProfile, *, bid: int, strain: int, taken: np.ndarray,
+                friend_kinds: np.ndarray) -> np.ndarray:
+    """The payouts (declarer, friend, each defender) of deals at ``bid`` in ``strain``
+    with what the declarer's side ``taken`` and their friend kinds: (N, 3) float64."""
+    n = len(taken)
+    out = np.zeros((n, 3), np.float64)
+    settle_batch_nb(compile_profile(profile), np.full(n, bid, np.int64),
+                    np.full(n, strain, np.int64), np.asarray(taken, np.int64),
+                    np.asarray(friend_kinds, np.int64), np.zeros(n, np.int64), out)
+    return out

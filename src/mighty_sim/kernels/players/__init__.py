@@ -1,0 +1,1 @@
+"""The players as kernels: the random and heuristic policies, and PIMC."""
