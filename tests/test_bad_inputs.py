@@ -432,3 +432,279 @@ def test_resume_ignores_a_reworded_profile_description(runs: dict[str, Path],
     code, text, err = cli("simulate", *RUN_ARGS, "--tricks", "--out", str(run), "--resume")
     assert code == 0, err
     assert "3 shards already there" in text
+
+
+# -- data you can trust: one case for each way a run could hold wrong data or lose it -------
+
+
+def _run_with(tmp_path: Path, name: str, *extra: str) -> Path:
+    out = tmp_path / name
+    code, _, err = cli("simulate", *RUN_ARGS, *extra, "--out", str(out))
+    assert code == 0, err
+    return out
+
+
+@pytest.mark.parametrize("donor_args", [["--shard-games", "250"], ["--players", "random"]],
+                         ids=["other-shard-size", "other-players"])
+def test_another_runs_shard_is_refused_and_replayed(runs: dict[str, Path], tmp_path: Path,
+                                                    donor_args: list[str]) -> None:
+    """(1) A shard of another run (same seed: other shard size, other players) copied into
+    a run is named by every reader, and --resume replays it to the run's own rows."""
+    run = copy_run(runs, tmp_path, "other")
+    donor = _run_with(tmp_path, "donor", *donor_args)
+    bad = shard_path(run, "deals", 1)
+    shutil.copy(shard_path(donor, "deals", 1), bad)
+    for reader in READERS[:2]:
+        code, _, err = cli(*reader[1](run, tmp_path))
+        assert_one_line_error(code, err, str(bad), "another", "--resume")
+    code, text, err = cli("simulate", *RUN_ARGS, "--out", str(run), "--resume")
+    assert code == 0 and "1 damaged shards played again" in text, err
+    assert pq.read_table(bad).equals(pq.read_table(shard_path(runs["other"], "deals", 1)))
+
+
+def test_a_flipped_byte_is_named_and_replayed(runs: dict[str, Path], tmp_path: Path) -> None:
+    """(2) One byte flipped in a data page: every reader names the file (no panic, no
+    changed figure), and --resume replays it."""
+    run = copy_run(runs, tmp_path)
+    bad = shard_path(run, "deals", 2)
+    data = bytearray(bad.read_bytes())
+    data[len(data) // 2] ^= 0x10
+    bad.write_bytes(bytes(data))
+    for reader in READERS:
+        code, _, err = cli(*reader[1](run, tmp_path))
+        if reader[0] == "show":  # the deal asked for lies in shard 1, which is whole
+            assert code == 0, err
+            continue
+        assert_one_line_error(code, err, str(bad), "bytes differ", "--resume")
+    code, text, err = cli("simulate", *RUN_ARGS, "--tricks", "--out", str(run), "--resume")
+    assert code == 0 and "1 damaged shards played again" in text, err
+
+
+def test_every_single_byte_flip_is_detected(runs: dict[str, Path], tmp_path: Path) -> None:
+    """(2) 200 random single-byte flips across a run's shard files, one at a time: each is
+    detected by name (the file's SHA-256 in the run's manifest); none is harmless."""
+    import random
+
+    from mighty_sim.dataset.integrity import inspect_run
+
+    run = copy_run(runs, tmp_path)
+    files = [shard_path(run, t, s) for t in ("deals", "tricks") for s in range(3)]
+    rng = random.Random(63)
+    detected = 0
+    for _ in range(200):
+        path = rng.choice(files)
+        original = path.read_bytes()
+        data = bytearray(original)
+        data[rng.randrange(len(data))] ^= 1 << rng.randrange(8)
+        path.write_bytes(bytes(data))
+        state = inspect_run(run)
+        detected += state.damaged == (path,)
+        path.write_bytes(original)
+    assert detected == 200
+    assert inspect_run(run).damaged == ()
+
+
+def test_overwrite_checks_everything_before_it_deletes(runs: dict[str, Path], tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """(3) A folder of the run that cannot be written (as for a user without the right,
+    here told by os.access) is named before any file is deleted."""
+    run = copy_run(runs, tmp_path)
+    locked = run / "deals" / "shard=00002"
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode, **kw: Path(p) != locked and real(
+        p, mode, **kw))
+    before = snapshot(run)
+    code, _, err = cli("simulate", *RUN_ARGS, "--out", str(run), "--overwrite")
+    assert_one_line_error(code, err, str(locked), "nothing was deleted")
+    assert snapshot(run) == before
+
+
+def test_overwrite_does_not_follow_a_link_out_of_the_run(runs: dict[str, Path],
+                                                        tmp_path: Path) -> None:
+    """(4) A run whose deals/ is a link to another run's: --overwrite refuses, and the other
+    run keeps its shards."""
+    victim = copy_run(runs, tmp_path, "other")
+    run = copy_run(runs, tmp_path)
+    shutil.rmtree(run / "deals")
+    (run / "deals").symlink_to(victim / "deals")
+    before = snapshot(victim)
+    code, _, err = cli("simulate", *RUN_ARGS, "--out", str(run), "--overwrite")
+    assert_one_line_error(code, err, str(run / "deals"), "link")
+    assert snapshot(victim) == before
+
+
+def test_a_second_writer_is_refused(runs: dict[str, Path], tmp_path: Path) -> None:
+    """(5) Two simulate commands on one folder: the second is refused in one line naming
+    the first's process, and the first completes with the rows of an uninterrupted run;
+    a --resume while it writes is refused the same way (it deletes no temporary file)."""
+    out = tmp_path / "shared"
+    command = [sys.executable, "-m", "mighty_sim", "simulate", "--deals", "400000",
+               "--shard-games", "50000", "--workers", "1", "--out", str(out)]
+    first = subprocess.Popen([*command, "--seed", "31"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    lock = out / ".mighty-sim.lock"
+    try:
+        deadline = time.monotonic() + 60
+        while not (lock.exists() and lock.read_text().strip()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert first.poll() is None, "the first writer ended before the second could start"
+        for extra in (["--seed", "32"], ["--seed", "31", "--resume"]):
+            second = subprocess.run([*command, *extra], capture_output=True, text=True,
+                                    check=False)
+            assert_one_line_error(second.returncode, second.stderr, str(out),
+                                  f"process {first.pid}")
+    finally:
+        _, first_err = first.communicate(timeout=300)
+    assert first.returncode == 0, first_err
+    whole = tmp_path / "alone"
+    code, _, err = cli("simulate", "--deals", "400000", "--seed", "31", "--shard-games",
+                       "50000", "--workers", "1", "--out", str(whole))
+    assert code == 0, err
+    for s in range(8):
+        assert pq.read_table(shard_path(out, "deals", s)).equals(
+            pq.read_table(shard_path(whole, "deals", s)))
+    assert not lock.exists()
+
+
+@pytest.mark.parametrize("make", ["device", "fifo", "folder", "too-big"])
+@pytest.mark.parametrize("use", ["profile", "player"])
+def test_profile_and_player_files_are_bounded(tmp_path: Path, make: str, use: str) -> None:
+    """(6) A profile or player file must be a regular file under 1 MiB: a device, a pipe
+    or a folder is refused at once, without reading it."""
+    path = {"device": Path("/dev/zero"), "fifo": tmp_path / "pipe",
+            "folder": tmp_path, "too-big": tmp_path / "big.toml"}[make]
+    if make == "fifo":
+        os.mkfifo(path)
+    if make == "too-big":
+        path.write_text("# " + "x" * (1 << 20) + "\n")
+    args = (["rules", "show", str(path)] if use == "profile" else
+            ["duel", "--players", f"heuristic@{path}", "--players", "heuristic", "--deals", "10"])
+    t0 = time.monotonic()
+    code, _, err = cli(*args)
+    assert_one_line_error(code, err, str(path))
+    assert time.monotonic() - t0 < 10
+
+
+def test_absurd_sizes_are_refused_at_once(runs: dict[str, Path], tmp_path: Path) -> None:
+    """(7) Sizes that would loop over billions of shards are refused before any loop: on
+    the command line, and in a run file."""
+    t0 = time.monotonic()
+    code, _, err = cli("simulate", "--deals", "10000000000", "--shard-games", "1",
+                       "--out", str(tmp_path / "huge"))
+    assert_one_line_error(code, err, "shard_games", "at most 100,000")
+    assert not (tmp_path / "huge").exists()
+    run = copy_run(runs, tmp_path)
+    data = json.loads((run / "_run.json").read_text())
+    data["config"].update(games=10_000_000_000, deals=10_000_000_000, shard_games=1)
+    (run / "_run.json").write_text(json.dumps(data))
+    for reader in READERS[:1] + READERS[3:]:
+        code, _, err = cli(*reader[1](run, tmp_path))
+        assert_one_line_error(code, err, str(run / "_run.json"))
+    assert time.monotonic() - t0 < 60
+
+
+@pytest.mark.parametrize("content,needle", [
+    (None, "no such file"),
+    ("root:x:0:0:root:/root:/bin/bash\n", "not a Dask scheduler file"),
+    ('{"address": 5}', "no scheduler address"),
+], ids=["missing", "passwd", "address-5"])
+def test_bad_scheduler_files_are_named(tmp_path: Path, content: str | None, needle: str,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """(7, 8) A scheduler file that is missing (waited for a stated time), not JSON, or
+    without an address: one line naming it, nothing written."""
+    pytest.importorskip("distributed")
+    from mighty_sim.dataset import dask_cluster
+
+    monkeypatch.setattr(dask_cluster, "SCHEDULER_WAIT", 1.0)
+    path = tmp_path / "scheduler.json"
+    if content is not None:
+        path.write_text(content)
+    out = tmp_path / "run"
+    code, _, err = cli("simulate", *RUN_ARGS, "--executor", "dask", "--scheduler-file",
+                       str(path), "--out", str(out))
+    lines = [ln for ln in err.splitlines() if not ln.startswith("waiting up to")]
+    assert code == 2 and len(lines) == 1 and "Traceback" not in err, err
+    assert str(path) in lines[0] and needle in lines[0]
+    assert not out.exists()
+
+
+def test_deeply_nested_toml_is_one_line(tmp_path: Path) -> None:
+    """(8) 2,000 nested inline tables: one line, not 3,000 of recursion traceback."""
+    deep = tmp_path / "deep.toml"
+    deep.write_text('extends = "standard"\nx = ' + "{a = " * 2000 + "1" + "}" * 2000 + "\n")
+    code, _, err = cli("rules", "show", str(deep))
+    assert_one_line_error(code, err, str(deep), "nested too deeply")
+
+
+def test_a_damaged_par_table_is_named_and_replaced(tmp_path: Path) -> None:
+    """(9) A cut-short par.parquet: analyze names it and the way out; par itself writes
+    the table again."""
+    run = _run_with(tmp_path, "run")
+    code, _, err = cli("par", str(run), "--deals", "30", "--from-trick", "8")
+    assert code == 0, err
+    table = run / "par.parquet"
+    truncate(table)
+    code, _, err = cli("analyze", str(run))
+    assert_one_line_error(code, err, str(table), "damaged", f"mighty-sim par {run}")
+    code, _, err = cli("par", str(run), "--deals", "30", "--from-trick", "8")
+    assert code == 0, err
+    code, text, err = cli("analyze", str(run))
+    assert code == 0 and "card_play" in text, err
+
+
+def test_sigterm_says_how_to_resume(tmp_path: Path) -> None:
+    """(9) A simulate ended by SIGTERM (a batch job's end) says how to go on, in one line,
+    with the signal's exit code; its workers end with it."""
+    out = tmp_path / "run"
+    proc = subprocess.Popen([sys.executable, "-m", "mighty_sim", "simulate", "--deals",
+                             "3000000", "--shard-games", "100000", "--workers", "2",
+                             "--out", str(out)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not list(out.glob("deals/shard=*/part-0.parquet")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert_one_line_error(proc.returncode, err, "terminated", "--resume", exit_code=143)
+    code, text, err = cli("simulate", "--deals", "3000000", "--shard-games", "100000",
+                          "--out", str(out), "--resume", "--workers", "2")
+    assert code == 0, err
+    assert "shards already there" in text
+
+
+def test_a_resume_with_nothing_to_do_claims_no_speed(runs: dict[str, Path],
+                                                     tmp_path: Path) -> None:
+    """(9) A resume of a complete run plays nothing and quotes no deals/s."""
+    run = copy_run(runs, tmp_path)
+    code, text, err = cli("simulate", *RUN_ARGS, "--tricks", "--out", str(run), "--resume")
+    assert code == 0, err
+    assert "3 shards already there" in text and "deals/s" not in text
+
+
+def _cpu_seconds(pid: int) -> float:
+    """A process's processor time so far (from /proc), 0 once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_ctrl_c_in_odds_is_one_line() -> None:
+    """(9) Ctrl-C in `odds`: one line and 130, no empty line before it."""
+    proc = subprocess.Popen([sys.executable, "-m", "mighty_sim", "odds", "--hand",
+                             "AS JK AH KH QH JH 10H AD AC 2S", "--samples", "10000000"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while _cpu_seconds(proc.pid) < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)  # polls until the command is at its work (imports take ~1 s)
+    while proc.poll() is None and time.monotonic() < deadline:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            continue
+    _, err = proc.communicate(timeout=30)
+    assert_one_line_error(proc.returncode, err, "interrupted", exit_code=130)
+    assert time.monotonic() < deadline - 50  # at once, not when the compiled call ends

@@ -132,8 +132,8 @@ KERNEL_DOORS = ("mighty_sim.engine", "mighty_sim.verify", "mighty_sim.dataset.sc
 of the kernels against the reference engine, and the dataset schema's one mapping of
 the row columns to names."""
 
-FLOORS = {"rules": 0, "files": 0, "workers": 0, "kernels": 1, "engine": 2, "reference": 2,
-          "dataset": 3, "verify": 4, "analysis": 4, "cli": 5}
+FLOORS = {"files": 0, "workers": 0, "rules": 1, "kernels": 2, "engine": 3, "reference": 3,
+          "dataset": 4, "verify": 5, "analysis": 5, "cli": 6}
 """Each package's floor: a package imports only packages on floors below its own."""
 
 

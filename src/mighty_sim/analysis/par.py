@@ -468,7 +468,7 @@ def write_par(dataset: Path, table: pa.Table) -> tuple[Path, pa.Table]:
     holds."""
     path = dataset / PAR_FILE
     key = _run_key(dataset)
-    if path.exists() and (pq.read_schema(path).metadata or {}).get(b"mighty_sim.run") == key:
+    if path.exists() and _par_file_key(path) == key:  # a damaged file is replaced
         old = pq.read_table(path).replace_schema_metadata(None)
         for name in ("seconds", "search"):  # rows of a par that wrote no such column
             if name not in old.schema.names and name in table.schema.names:
@@ -481,9 +481,22 @@ def write_par(dataset: Path, table: pa.Table) -> tuple[Path, pa.Table]:
             table = pa.concat_tables([old, table]).unify_dictionaries().combine_chunks()
             table = table.sort_by([("from_trick", "ascending"), ("deal_id", "ascending")])
     table = table.replace_schema_metadata({b"mighty_sim.run": key})
-    with written_whole(path) as tmp:
-        pq.write_table(table, tmp, compression="zstd")
+    try:
+        with written_whole(path) as tmp:
+            pq.write_table(table, tmp, compression="zstd")
+    except OSError as e:
+        raise ValueError(f"cannot write {path}: {e.strerror or e}; the deals solved are "
+                         "kept and `mighty-sim par` writes the table again") from None
     return path, table
+
+
+def _par_file_key(path: Path) -> bytes | None:
+    """The run a par table was written for; None for a file that is not a whole
+    Parquet file (cut short, damaged), which ``par`` replaces."""
+    try:
+        return (pq.read_schema(path).metadata or {}).get(b"mighty_sim.run")
+    except Exception:  # noqa: BLE001 - any reader failure means the file is damaged
+        return None
 
 
 def card_play(par: pl.DataFrame, by: Sequence[str] = ()) -> pl.DataFrame:
@@ -523,7 +536,14 @@ def read_par(dataset: Path) -> pl.DataFrame | None:
     path = dataset / PAR_FILE
     if not path.exists():
         return None
-    if (pq.read_schema(path).metadata or {}).get(b"mighty_sim.run") != _run_key(dataset):
-        raise ValueError(f"{path} was written for another run in this folder: "
-                         f"`mighty-sim par {dataset}` writes this run's")
-    return pl.read_parquet(path)
+    fix = (f"`mighty-sim par {dataset}` writes this run's again (the deals solved are "
+           "kept), or delete the file")
+    key = _par_file_key(path)
+    if key is None:
+        raise ValueError(f"{path} is damaged (not a whole Parquet file): {fix}")
+    if key != _run_key(dataset):
+        raise ValueError(f"{path} was written for another run in this folder: {fix}")
+    try:
+        return pl.read_parquet(path)
+    except Exception:  # noqa: BLE001 - a damaged page: Polars' errors and panics alike
+        raise ValueError(f"{path} is damaged (a page does not decode): {fix}") from None

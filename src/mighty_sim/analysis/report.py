@@ -71,6 +71,8 @@ def write_report(dataset: Path, out: Path) -> Path:
         try:
             fig.savefig(tmp, dpi=110, bbox_inches="tight")  # type: ignore[attr-defined]
             os.replace(tmp, out / name)
+        except OSError as e:
+            raise ValueError(f"cannot write {out / name}: {e.strerror or e}") from None
         finally:
             plt.close(fig)  # type: ignore[arg-type]
             tmp.unlink(missing_ok=True)

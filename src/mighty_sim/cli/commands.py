@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
@@ -21,11 +22,25 @@ from ..dataset.shards import SHARD_GAMES, balanced_shard_games
 from ..rules.cards import format_cards, parse_cards
 from ..rules.profile import BUILTIN_PROFILES, TRUMPS, load_profile
 
+_SIGNALLED: list[int] = []
+"""The signal that stopped the command, when it was not Ctrl-C (SIGTERM)."""
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    """SIGTERM (``kill``, a batch scheduler at the end of a job's time) ends a command as
+    Ctrl-C does: workers ended, what was written kept, and the way on said."""
+    _SIGNALLED.append(signum)
+    raise KeyboardInterrupt
+
 
 class _Interrupted(click.ClickException):
-    """Ctrl-C: the usual exit code 130, with what to do next."""
+    """Ctrl-C (exit code 130) or SIGTERM (143), with what to do next."""
 
-    exit_code = 130
+    def __init__(self, message: str) -> None:
+        if _SIGNALLED:
+            message = message.replace("interrupted", "terminated", 1)
+        super().__init__(message)
+        type(self).exit_code = 128 + (_SIGNALLED[0] if _SIGNALLED else int(signal.SIGINT))
 
 
 class _Group(click.Group):
@@ -45,6 +60,8 @@ class _Group(click.Group):
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
             click.echo(f"mighty-sim: error: a dataset file could not be read ({first})", err=True)
             ctx.exit(2)
+        except KeyboardInterrupt:  # before click, which would print an empty line first
+            raise _Interrupted("interrupted") from None
 
     def main(self, args: Any = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
@@ -159,6 +176,7 @@ def run() -> None:
     if "MALLOC_MMAP_THRESHOLD_" not in os.environ:
         fix_mmap_threshold()
     code: int = 0
+    signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         main(prog_name="mighty-sim")
     except SystemExit as e:
@@ -332,7 +350,9 @@ def simulate(profile: str, deals: int, seed: int, workers: int, out: Path, playe
     click.echo(
         f"{s.played:,} deals played ({s.rows:,} dealt, {s.weak_redeals:,} weak-hand and "
         f"{s.all_pass:,} all-pass redeals), success rate {rate:.1%}, "
-        f"{result.seconds:.1f} s, {result.deals_per_second:,.0f} deals/s -> {out}"
+        f"{result.seconds:.1f} s"
+        + (f", {result.deals_per_second:,.0f} deals/s" if result.deals_per_second else "")
+        + f" -> {out}"
         + (f" ({result.shards_skipped} shards already there)" if result.shards_skipped else "")
         + (f" ({result.shards_damaged} damaged shards played again)"
            if result.shards_damaged else "")
@@ -544,23 +564,24 @@ def odds(hand: str, blind: str, profile: str, samples: int | None, seed: int, pl
     specs = parse_players(players, p.players)
     cards, blind_cards = parse_cards(hand), parse_cards(blind)
     check_hand_odds(p, cards, blind_cards, samples, specs)  # errors before the notice
-    if not double_dummy:
-        _compile_notice("the odds kernels", "about a minute", "odds_nb.odds_strains_nb")
-        table = hand_odds(p, cards, samples=samples, seed=seed, blind=blind_cards,
-                          players=specs)
-    else:  # hand_odds refuses a two-deck profile before anything is played
-        _compile_notice("the odds and double-dummy kernels", "about two minutes",
-                        "odds_nb.odds_strains_nb", "par_nb.par_rows_nb")
-        try:
+    try:
+        if not double_dummy:
+            _compile_notice("the odds kernels", "about a minute", "odds_nb.odds_strains_nb")
+            table = _in_thread(lambda: hand_odds(p, cards, samples=samples, seed=seed,
+                                                 blind=blind_cards, players=specs))
+        else:  # hand_odds refuses a two-deck profile before anything is played
+            _compile_notice("the odds and double-dummy kernels", "about two minutes",
+                            "odds_nb.odds_strains_nb", "par_nb.par_rows_nb")
             with _progress("odds, double dummy", len(TRUMPS) * samples, unit="deals"
                            ) as advance:
                 table = hand_odds(p, cards, samples=samples, seed=seed, blind=blind_cards,
                                   players=specs, double_dummy=True, progress=advance)
-        except KeyboardInterrupt:
-            # the solver's threads cannot be stopped mid-deal: leave at once
-            click.echo("mighty-sim: interrupted", err=True)
-            sys.stderr.flush()
-            os._exit(130)
+    except KeyboardInterrupt:
+        # a compiled call cannot be stopped mid-deal: leave at once, nothing was written
+        click.echo(f"mighty-sim: error: {_Interrupted('interrupted').format_message()}",
+                   err=True)
+        sys.stderr.flush()
+        os._exit(_Interrupted.exit_code)
     best = max(table, key=lambda r: r["expected_score"])  # type: ignore[arg-type, return-value]
     advice = "bid" if float(best["expected_score"]) > 0 else "pass"  # type: ignore[arg-type]
     if fmt == "json":
@@ -674,6 +695,33 @@ def tune(profile: str, deals: int, seed: int, rounds: int, start_file: Path | No
     click.echo(f"{verdict} in {seconds:.0f} s: "
                + ", ".join(f"{k} {v:g}" for k, v in result.params.to_dict().items())
                + f" -> {target}")
+
+
+T = TypeVar("T")
+
+
+def _in_thread(work: Callable[[], T]) -> T:
+    """``work()`` in a thread while this one waits, so that Ctrl-C is seen at once even
+    during a long compiled call (which holds off Python's signal handling in its own
+    thread); the caller leaves the process then."""
+    import threading
+
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = work()
+        except BaseException as e:  # noqa: BLE001 - handed to the waiting thread
+            box["error"] = e
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    while thread.is_alive():
+        thread.join(0.1)
+    if "error" in box:
+        raise box["error"]
+    result: T = box["value"]
+    return result
 
 
 LOG_EVERY = 60.0

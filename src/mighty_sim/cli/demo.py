@@ -98,7 +98,7 @@ def run_demo(
     config = RunConfig(p, deals, 2026, parse_players("heuristic", p.players))
     result = run_simulation(config, dataset, workers=os.cpu_count() or 1, overwrite=True)
     out.print(f"{result.stats.played:,} deals played in {result.seconds:.1f} s "
-              f"({result.deals_per_second:,.0f} deals/s) -> {dataset}")
+              f"({result.deals_per_second or 0:,.0f} deals/s) -> {dataset}")
     print_headlines(dataset, out)
 
 

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import platform
 from dataclasses import dataclass
@@ -19,6 +21,11 @@ from .shards import SHARD_GAMES
 
 MAX_DEALS = 10_000_000_000
 """The most deals (or games played to a target) one run may hold."""
+
+
+MAX_SHARDS = 100_000
+"""The most shard files a run may have (each table): a run of 10 billion deals in files
+of the default size has about 20,000; one game a file would be billions of files."""
 
 
 MAX_LEDGER = 10_000
@@ -56,6 +63,11 @@ class RunConfig:
                              f"{self.ledger:,}")
         if self.shard_games < 1:
             raise ValueError("shard_games: must be at least 1")
+        if self.shards > MAX_SHARDS:
+            least = math.ceil(self.games / MAX_SHARDS)
+            raise ValueError(f"shard_games: {self.shard_games:,} games a file makes "
+                             f"{self.shards:,} files; at most {MAX_SHARDS:,} (give at least "
+                             f"{least:,} games a file)")
         check_supported(self.profile, self.players)
         if len(self.players) != self.profile.players:
             raise ValueError(f"players: {self.profile.name} needs {self.profile.players}")
@@ -104,6 +116,12 @@ class RunConfig:
             "to_target": self.to_target,
         }
 
+    def identity(self) -> str:
+        """A hash of the whole configuration (:func:`run_identity`) but the profile's
+        description, which a resumed run may have reworded: what every shard file of the
+        run carries, and what a file of another run does not."""
+        return run_identity(self.to_dict())
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RunConfig:
         """Inverse of :meth:`to_dict`."""
@@ -118,6 +136,19 @@ class RunConfig:
             shard_games=data["shard_games"],
             to_target=data.get("to_target", False),
         )
+
+
+def run_identity(config_dict: dict[str, Any]) -> str:
+    """A short hash of a run's configuration (:meth:`RunConfig.to_dict`): the profile
+    with its fingerprint, the seed, the players, the shard size and every option.
+
+    >>> len(run_identity({"seed": 1}))
+    16
+    """
+    data = dict(config_dict)
+    if isinstance(data.get("profile"), dict):
+        data["profile"] = {k: v for k, v in data["profile"].items() if k != "description"}
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
 @lru_cache(maxsize=1)

@@ -13,8 +13,9 @@ Dask is optional: ``pip install mighty-sim[dask]``.
 
 from __future__ import annotations
 
-import hashlib
 import json
+import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -41,7 +42,9 @@ def _warm(config_dict: dict[str, Any]) -> bool:
 
 def run_key(config_dict: dict[str, Any]) -> str:
     """A short hash of the run's configuration, for task keys."""
-    return hashlib.sha256(json.dumps(config_dict, sort_keys=True).encode()).hexdigest()[:12]
+    from .config import run_identity
+
+    return run_identity(config_dict)[:12]
 
 
 @contextmanager
@@ -52,17 +55,17 @@ def dask_client(*, workers: int, address: str | None,
     that cannot be reached raises ValueError before the run writes anything."""
     from distributed import Client, LocalCluster
 
+    if scheduler_file:
+        address = scheduler_address(Path(scheduler_file))
     cluster = None
     try:
         if address:
-            client = Client(address)
-        elif scheduler_file:
-            client = Client(scheduler_file=scheduler_file)
+            client = Client(address, timeout=CONNECT_TIMEOUT)
         else:
             cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                    dashboard_address=None)
             client = Client(cluster)
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError, TimeoutError) as e:
         where = address or scheduler_file or "a local cluster"
         if cluster is not None:
             cluster.close()
@@ -73,6 +76,46 @@ def dask_client(*, workers: int, address: str | None,
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+SCHEDULER_WAIT = 30.0
+"""Seconds to wait for a scheduler file that is not there yet (a batch job's scheduler
+writes it once it starts), telling so, before giving up."""
+CONNECT_TIMEOUT = "30s"
+"""How long to try to reach a cluster's scheduler."""
+
+
+def scheduler_address(path: Path, wait: float = SCHEDULER_WAIT) -> str:
+    """The scheduler's address in a Dask scheduler file, waiting up to ``wait`` seconds
+    for the file to appear (saying so on standard error); ValueError naming the file when
+    it does not, or does not hold a scheduler's address.
+
+    >>> import json, tempfile
+    >>> f = Path(tempfile.mkdtemp()) / "scheduler.json"
+    >>> _ = f.write_text(json.dumps({"address": "tcp://10.0.0.1:8786"}))
+    >>> scheduler_address(f)
+    'tcp://10.0.0.1:8786'
+    """
+    deadline = time.monotonic() + wait
+    if not path.exists():
+        print(f"waiting up to {wait:.0f} s for the scheduler file {path}", file=sys.stderr)
+        while not path.exists() and time.monotonic() < deadline:
+            time.sleep(0.5)
+    if not path.exists():
+        raise ValueError(f"--scheduler-file {path}: no such file after {wait:.0f} s; start "
+                         "the scheduler with --scheduler-file, or give its --address")
+    try:
+        if not path.is_file() or path.stat().st_size > 1 << 20:
+            raise ValueError
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        raise ValueError(f"--scheduler-file {path}: not a Dask scheduler file (JSON with "
+                         "the scheduler's address)") from None
+    address = data.get("address") if isinstance(data, dict) else None
+    if not isinstance(address, str) or "://" not in address:
+        raise ValueError(f"--scheduler-file {path}: holds no scheduler address "
+                         "(\"address\": \"tcp://host:port\")")
+    return address
 
 
 def check_executor(executor: str, address: str | None, scheduler_file: str | None) -> None:
@@ -115,8 +158,8 @@ def run_shards_dask(
     client: Any, config_dict: dict[str, Any], out: Path, shards: list[int],
     progress: Callable[[int], None] | None = None,
 ) -> Iterator[Any]:
-    """Submit the shards to ``client``'s cluster and yield each one's stats as it
-    completes."""
+    """Submit the shards to ``client``'s cluster and yield each one's
+    :class:`~.writer.ShardWritten` as it completes."""
     from .config import RunConfig
     from .writer import write_shard
 
@@ -125,7 +168,7 @@ def run_shards_dask(
     key = run_key(config_dict)
     tasks = [(config_dict, str(out), s, None) for s in shards]
     keys = [f"mighty-sim-{key}-shard-{s:05d}" for s in shards]
-    for (_, _, shard, _), stats in map_dask(client, write_shard, tasks, keys):
+    for (_, _, shard, _), written in map_dask(client, write_shard, tasks, keys):
         if progress is not None:
             progress(config.shard_range(shard)[1] * config.units_per_game)
-        yield stats
+        yield written

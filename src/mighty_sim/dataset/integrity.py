@@ -8,14 +8,20 @@ Parquet reader.
 A run of another dataset schema version (``_run.json``'s ``schema_version``) is refused
 in one line: its columns are not the ones this version reads.
 
-A shard file is *healthy* when its Parquet footer reads, it was written by this package
-(its key-value metadata carries the run's fingerprint and seed) and it belongs to this
-run. A truncated file, random bytes or another run's file is *damaged*: ``--resume``
-replays it.
+A shard file is *healthy* when the run's manifest (``_run.json``'s ``shards``: each file's
+size, rows and SHA-256, recorded as it was written) lists it with the same bytes, and its
+Parquet footer says it holds this run's shard: the run's identity (a hash of its whole
+configuration), the shard's number, its games and its rows. Anything else is *damaged*
+and named in one line: a truncated file, a flipped byte, another run's file or another
+shard's, a file the run never recorded (a run stopped before it could); ``--resume``
+replays it. The files' Parquet pages carry checksums too, which pyarrow verifies when it
+reads them. A run written before manifests (none in its ``_run.json``) is checked by its
+footers only.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from contextlib import suppress
 from dataclasses import dataclass
@@ -95,6 +101,15 @@ class RunState:
     """Shard files that are there but cannot be read as this run's."""
     damaged_shards: tuple[int, ...]
     """The shards of those files."""
+    reasons: tuple[str, ...] = ()
+    """Why each damaged file is, in the order of ``damaged``."""
+    unrecorded: tuple[tuple[str, int], ...] = ()
+    """(table, shard) of the healthy files the manifest does not list yet: written by a
+    run stopped before it recorded them (checked page by page; ``--resume`` records
+    them)."""
+    manifest: dict[str, dict[str, Any]] | None = None
+    """The run file's record of the shard files (None for a run written before it had
+    one), by table and shard number (as text)."""
 
     def files(self, table: str = "deals") -> list[Path]:
         """The table's shard files, in shard order (only meaningful when complete)."""
@@ -104,8 +119,14 @@ class RunState:
         """Raise ValueError, naming the file and the fix, unless the run is complete."""
         if self.damaged:
             more = f" (and {len(self.damaged) - 1} more)" if len(self.damaged) > 1 else ""
-            raise ValueError(f"{self.damaged[0]} is damaged{more}: replay it with "
+            why = f" ({self.reasons[0]})" if self.reasons else ""
+            raise ValueError(f"{self.damaged[0]} is damaged{why}{more}: replay it with "
                              f"`mighty-sim simulate ... --out {self.path} --resume`")
+        if self.unrecorded:
+            table, shard = self.unrecorded[0]
+            raise ValueError(f"{shard_path(self.path, table, shard)} is not in the run's "
+                             "manifest: complete the run with `mighty-sim simulate ... "
+                             f"--out {self.path} --resume`")
         if self.missing:
             c = self.config
             gone = set(self.missing)
@@ -116,17 +137,60 @@ class RunState:
                 f"`mighty-sim simulate ... --out {self.path} --resume`")
 
 
-def shard_is_healthy(path: Path, fingerprint: str, seed: int) -> bool:
-    """Whether ``path`` is a readable Parquet file written for the run with this profile
-    fingerprint and seed (its footer is read, not its data)."""
+def file_sha256(path: Path) -> str:
+    """The SHA-256 of a file's bytes, read a MiB at a time."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def shard_problem(path: Path, config: RunConfig, shard: int,
+                  record: dict[str, Any] | None, manifest: bool) -> str | None:
+    """Why ``path`` is not shard ``shard`` of the run of ``config``, or None when it is:
+    with a ``manifest``, its ``record`` there (size, rows, SHA-256) and its footer (the
+    run's identity, the shard's number and games); without, its footer's fingerprint and
+    seed (a run written before manifests)."""
     import pyarrow.parquet as pq
 
+    if manifest and record is not None:
+        if not isinstance(record, dict):
+            return "its entry in the run's manifest is damaged"
+        try:
+            if path.stat().st_size != record.get("bytes"):
+                return "its size differs from the run's manifest"
+            if file_sha256(path) != record.get("sha256"):
+                return "its bytes differ from the run's manifest"
+        except OSError as e:
+            return f"cannot be read: {e.strerror}"
     try:
-        meta = pq.read_metadata(path).metadata or {}
+        footer = pq.read_metadata(path)
     except Exception:  # noqa: BLE001 - any reader failure means the file is damaged
-        return False
-    return (meta.get(b"mighty_sim.fingerprint") == fingerprint.encode()
-            and meta.get(b"mighty_sim.seed") == str(seed).encode())
+        return "not a readable Parquet file"
+    meta = footer.metadata or {}
+    if not manifest:  # a run written before manifests: its footers only
+        if (meta.get(b"mighty_sim.fingerprint") != config.profile.fingerprint().encode()
+                or meta.get(b"mighty_sim.seed") != str(config.seed).encode()):
+            return "written for another run"
+        return None
+    start, games = config.shard_range(shard)
+    if meta.get(b"mighty_sim.run") != config.identity().encode():
+        return "written for another run"
+    if (meta.get(b"mighty_sim.shard") != str(shard).encode()
+            or meta.get(b"mighty_sim.games") != f"{start} {games}".encode()):
+        return "holds another shard's games"
+    if record is not None:
+        return "its rows differ from the run's manifest" if (
+            footer.num_rows != record.get("rows")) else None
+    # written by a run stopped before it recorded the file: every page read and checked
+    try:
+        for _ in pq.ParquetFile(path, page_checksum_verification=True).iter_batches(
+                batch_size=1 << 16):
+            pass
+    except Exception:  # noqa: BLE001 - any reader failure means the file is damaged
+        return "a page fails its checksum or does not decode"
+    return None
 
 
 def _config(dataset: Path) -> tuple[RunConfig, dict[str, Any]]:
@@ -160,21 +224,37 @@ def inspect_run(dataset: Path) -> RunState:
     holds no run or its run file is damaged."""
     config, data = _config(dataset)
     tables = [t for t in TABLES if t == "deals" or config.tricks]
-    fingerprint = config.profile.fingerprint()
+    manifest = data.get("shards")
+    if manifest is not None and not (isinstance(manifest, dict) and all(
+            isinstance(manifest.get(t, {}), dict) for t in tables)):
+        raise ValueError(f"{dataset / RUN_FILE} is damaged (its shard manifest is not a "
+                         "table of files): it is not a run file this version can read")
     missing: list[int] = []
     damaged: list[Path] = []
+    reasons: list[str] = []
     damaged_shards: list[int] = []
+    unrecorded: list[tuple[str, int]] = []
     for s in range(config.shards):
-        paths = [shard_path(dataset, t, s) for t in tables]
-        if not all(p.exists() for p in paths):
+        paths = {t: shard_path(dataset, t, s) for t in tables}
+        if not all(p.exists() for p in paths.values()):
             missing.append(s)
-        bad = [p for p in paths if p.exists() and not shard_is_healthy(p, fingerprint,
-                                                                       config.seed)]
-        damaged += bad
+        bad = False
+        for t, p in paths.items():
+            if not p.exists():
+                continue
+            record = manifest.get(t, {}).get(str(s)) if manifest is not None else None
+            why = shard_problem(p, config, s, record, manifest is not None)
+            if why is not None:
+                damaged.append(p)
+                reasons.append(why)
+                bad = True
+            elif manifest is not None and record is None:
+                unrecorded.append((t, s))
         if bad:
             damaged_shards.append(s)
     return RunState(dataset, config, str(data.get("status", "unknown")), tuple(missing),
-                    tuple(damaged), tuple(damaged_shards))
+                    tuple(damaged), tuple(damaged_shards), reasons=tuple(reasons),
+                    manifest=manifest, unrecorded=tuple(unrecorded))
 
 
 def open_run(dataset: Path) -> RunState:

@@ -8,7 +8,7 @@ import multiprocessing
 import os
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from pathlib import Path
@@ -16,7 +16,7 @@ from typing import Any
 
 from ..workers import polled_pool
 from .heap import WORKER_MALLOC_ENV
-from .writer import ShardStats, write_shard
+from .writer import ShardWritten, write_shard
 
 _PROGRESS: Any = None  # a worker process's progress queue (see _keep_queue)
 
@@ -32,7 +32,8 @@ def _keep_queue(queue: Any) -> None:
     atexit.register(os._exit, 0)
 
 
-def _write_shard_in_worker(config_dict: dict[str, Any], out: str, shard: int) -> ShardStats:
+def _write_shard_in_worker(config_dict: dict[str, Any], out: str, shard: int
+                           ) -> ShardWritten:
     """``write_shard`` in a worker process, reporting progress to the run."""
     return write_shard(config_dict, out, shard, _PROGRESS)
 
@@ -72,20 +73,20 @@ def _workers_use_malloc() -> Iterator[None]:
 
 
 def run_shards_local(cdict: dict[str, Any], out: Path, todo: list[int], workers: int,
-                     progress: Any) -> ShardStats:
+                     progress: Any, on_shard: Callable[[ShardWritten], None]) -> None:
     """Write the shards ``todo`` on this machine, in this process with one worker (or one
-    shard), else in worker processes; their counts, merged.
+    shard), else in worker processes; ``on_shard`` is called in this process with each
+    shard written, as it is.
 
     The kernels are already loaded (or compiled into the cache) by this process, so the
     workers load them from the cache. Their progress comes back through a pipe each
     inherits at start. On Ctrl-C (or any failure) the workers are ended at once: a shard
     they were writing is left as a dot-named temporary file, which ``--resume`` deletes
     before it plays the shard again."""
-    total = ShardStats()
     if workers == 1 or len(todo) <= 1:
         for s in todo:
-            total.add(write_shard(cdict, str(out), s, _CallbackQueue(progress)))
-        return total
+            on_shard(write_shard(cdict, str(out), s, _CallbackQueue(progress)))
+        return
     queue = multiprocessing.get_context("spawn").SimpleQueue()
 
     def drain() -> None:
@@ -105,15 +106,12 @@ def run_shards_local(cdict: dict[str, Any], out: Path, todo: list[int], workers:
     try:
         with polled_pool(min(workers, len(todo)), setup=_keep_queue, setup_args=(queue,),
                          starting=starting) as run:
-            results = run(_write_shard_in_worker, [(cdict, str(out), s) for s in todo],
-                          on_poll=drain)
+            run(_write_shard_in_worker, [(cdict, str(out), s) for s in todo],
+                on_result=on_shard, on_poll=drain)
     except BrokenProcessPool:
         raise ValueError("a worker process stopped unexpectedly (out of memory, or killed); "
                          "`--resume` completes the run") from None
     drain()
-    for stats in results:
-        total.add(stats)
-    return total
 
 
 class _CallbackQueue:

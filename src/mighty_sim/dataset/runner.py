@@ -21,7 +21,8 @@ import json
 import os
 import re
 import time
-from contextlib import suppress
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,9 +38,10 @@ from .integrity import (
     inspect_run,
     read_run_file,
     remove_par_parts,
+    shard_path,
 )
 from .local import run_shards_local
-from .writer import ShardStats, shard_stats_from_file
+from .writer import ShardStats, ShardWritten, file_record, shard_stats_from_file
 
 
 @dataclass
@@ -53,11 +55,16 @@ class RunResult:
     config: RunConfig = field(repr=False)
     shards_damaged: int = 0
     """Shards found damaged and played again (``resume``)."""
+    played_now: int = 0
+    """Deals played by this command (the shards kept from before not counted)."""
 
     @property
-    def deals_per_second(self) -> float:
-        """Played deals per second of wall time."""
-        return self.stats.played / self.seconds if self.seconds > 0 else float("inf")
+    def deals_per_second(self) -> float | None:
+        """Deals played by this command per second of its wall time; None when it played
+        none (a resume with nothing left to do)."""
+        if not self.played_now or self.seconds <= 0:
+            return None
+        return self.played_now / self.seconds
 
 
 def _write_json(path: Path, data: dict[str, Any]) -> None:
@@ -65,29 +72,55 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
 
 
 _OURS = re.compile(r"shard=\d{5}/(part-0\.parquet|\.part-0\.parquet\.[0-9a-f]{12}\.tmp)")
+LOCK_FILE = ".mighty-sim.lock"
+"""The run folder's lock (an advisory lock a writer holds for its whole run)."""
 
 
 def _run_files(out: Path) -> list[Path]:
     """The shard files of the run in ``out`` (what ``--overwrite`` deletes, with the run
-    file); ValueError naming the first file in ``deals/`` or ``tricks/`` that this
-    package does not write."""
+    file); ValueError naming the first path under ``deals/`` or ``tricks/`` that is a
+    link (which would lead out of the run) or a file this package does not write."""
     ours: list[Path] = []
     for table in TABLES:
-        for path in sorted((out / table).rglob("*")):
-            if path.is_dir() and not path.is_symlink():
-                continue
-            if not _OURS.fullmatch(path.relative_to(out / table).as_posix()):
-                raise ValueError(f"{path} was not written by mighty-sim, and --overwrite "
-                                 "deletes only a run's own files: move it, or choose "
-                                 "another folder")
-            ours.append(path)
+        top = out / table
+        if top.is_symlink():
+            raise ValueError(f"{top} is a link: --overwrite deletes only files inside the "
+                             "run's own folders; remove the link, or choose another folder")
+        if not top.exists():
+            continue
+        for root, dirs, files in os.walk(top, followlinks=False):
+            here = Path(root)
+            for name in sorted(dirs + files):
+                path = here / name
+                if path.is_symlink():
+                    raise ValueError(f"{path} is a link: --overwrite deletes only files "
+                                     "inside the run's own folders; remove the link, or "
+                                     "choose another folder")
+                if name in files and not _OURS.fullmatch(path.relative_to(top).as_posix()):
+                    raise ValueError(f"{path} was not written by mighty-sim, and --overwrite "
+                                     "deletes only a run's own files: move it, or choose "
+                                     "another folder")
+                if name in files:
+                    ours.append(path)
     return ours
+
+
+def _check_removable(out: Path, files: list[Path]) -> None:
+    """ValueError naming the first folder from which the run's files could not be
+    deleted (and the new ones written): checked before anything is deleted."""
+    for folder in sorted({out, *(f.parent for f in files), *(out / t for t in TABLES)}):
+        if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):
+            raise ValueError(f"cannot write to {folder}: permission denied; nothing was "
+                             "deleted")
 
 
 def _remove_run(out: Path) -> None:
     """Delete the run in ``out``: its run file, shard files, par table and the chunks of
-    a stopped par run, then the folders they leave empty; nothing else."""
-    for path in _run_files(out):
+    a stopped par run, then the folders they leave empty; nothing else. Every folder is
+    checked writable before the first file goes."""
+    files = _run_files(out)
+    _check_removable(out, files)
+    for path in files:
         path.unlink()
     (out / PAR_FILE).unlink(missing_ok=True)
     remove_par_parts(out)
@@ -114,7 +147,7 @@ def check_output(out: Path, config: RunConfig, *, resume: bool, overwrite: bool)
     if existing is None:
         if resume:
             raise ValueError(f"{out} holds no run to resume; leave out --resume to start one")
-        if out.exists() and any(out.iterdir()):
+        if out.exists() and any(p.name != LOCK_FILE for p in out.iterdir()):
             raise ValueError(f"{out} is not empty and holds no run; choose a new or empty "
                              "folder")
         return False
@@ -127,7 +160,7 @@ def check_output(out: Path, config: RunConfig, *, resume: bool, overwrite: bool)
                 else "--overwrite replaces it")
         raise ValueError(f"{out} already holds a run ({hint})")
     if overwrite:
-        _run_files(out)
+        _check_removable(out, _run_files(out))
     return True
 
 
@@ -174,12 +207,69 @@ def run_simulation(
         raise ValueError(f"workers: must be 1 to {max(cpus, 2)} (this machine's processors), "
                          f"got {workers}")
     check_executor(executor, address, scheduler_file)
-    check_output(out, config, resume=resume, overwrite=overwrite)  # before the kernels load
-    # the cluster is reached before anything is written
-    with executor_client(executor, workers=workers, address=address,
-                         scheduler_file=scheduler_file) as client:
-        return _run(config, out, workers=workers, resume=resume, overwrite=overwrite,
-                    progress=progress, client=client)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"{out} exists and is not a folder")
+    with run_lock(out):  # first: a second writer is told who holds the folder
+        check_output(out, config, resume=resume, overwrite=overwrite)  # before the kernels
+        # the cluster is reached before anything is written
+        with executor_client(executor, workers=workers, address=address,
+                             scheduler_file=scheduler_file) as client:
+            return _run(config, out, workers=workers, resume=resume, overwrite=overwrite,
+                        progress=progress, client=client)
+
+
+@contextmanager
+def run_lock(out: Path) -> Iterator[None]:
+    """Hold the run folder's advisory lock for the block: :data:`LOCK_FILE`, naming the
+    process that holds it, created with the folder when needed and removed when the
+    block ends; ValueError naming the holder when another process has it. A folder
+    created here and left empty is removed again."""
+    import fcntl
+
+    created = not out.exists()
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ValueError(f"cannot write to {out}: {e.strerror}") from None
+    path = out / LOCK_FILE
+    while True:
+        try:
+            handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - held below
+        except OSError as e:
+            raise ValueError(f"cannot write to {out}: {e.strerror}") from None
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.seek(0)
+            holder = handle.read().strip() or "another process"
+            handle.close()
+            raise ValueError(f"{out} is being written by {holder} (it holds {path}): wait "
+                             "for it to end, or choose another folder") from None
+        try:  # the file locked is still the folder's: not removed by a holder ending
+            same = os.stat(path).st_ino == os.fstat(handle.fileno()).st_ino
+        except OSError:
+            same = False
+        if same:
+            break
+        handle.close()
+    try:
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"process {os.getpid()}\n")
+        handle.flush()
+        yield
+    finally:
+        with suppress(OSError):
+            path.unlink()  # while held: a process waiting on it sees it gone and retries
+        handle.close()
+        if created:
+            with suppress(OSError):
+                out.rmdir()  # only if nothing was written
+
+
+MANIFEST_EVERY = 2.0
+"""Seconds between two writes of the run file as shards complete (and at the end): a run
+stopped in between replays the shards it had not recorded."""
 
 
 def _run(config: RunConfig, out: Path, *, workers: int, resume: bool, overwrite: bool,
@@ -188,35 +278,64 @@ def _run(config: RunConfig, out: Path, *, workers: int, resume: bool, overwrite:
     or None to run locally)."""
     _check_players_bid(config)
     prepare_output(out, config, resume=resume, overwrite=overwrite)
-    for stale in out.glob("*/shard=*/.*.tmp"):  # left by a run that was killed
+    for stale in out.glob("*/shard=*/.*.tmp"):  # a dead writer's: the lock is ours
         stale.unlink()
     state = inspect_run(out)
     todo = sorted(set(state.missing) | set(state.damaged_shards))
     todo_set = set(todo)
     skipped = config.shards - len(todo)
+    tables = ["deals"] + (["tricks"] if config.tricks else [])
+    manifest: dict[str, dict[str, Any]] = {t: {} for t in tables}
+    if state.manifest is not None:  # the shards kept, as recorded
+        for t in tables:
+            manifest[t] = {k: v for k, v in state.manifest.get(t, {}).items()
+                           if int(k) not in todo_set}
     total = ShardStats()
     for s in range(config.shards):
         if s not in todo_set:
             total.add(shard_stats_from_file(out, s))
     begin = time.perf_counter()
     cdict = config.to_dict()
+    run_file: dict[str, Any] = {"status": "running", "config": cdict, "versions": versions(),
+                                "shards": manifest}
+    if state.manifest is None:  # a run written before manifests: its kept shards recorded
+        for s in range(config.shards):
+            if s not in todo_set:
+                for t in tables:
+                    manifest[t][str(s)] = file_record(shard_path(out, t, s))
+    for t, s in state.unrecorded:  # written by a run stopped before it recorded them
+        if s not in todo_set:
+            manifest[t][str(s)] = file_record(shard_path(out, t, s))
+    _write_json(out / RUN_FILE, run_file)
     if progress is not None and skipped:
         progress(sum(config.shard_range(s)[1] for s in range(config.shards)
                      if s not in todo_set) * config.units_per_game, kept=True)
-    if client is not None:
-        from .dask_cluster import run_shards_dask
+    last_write = [time.monotonic()]
 
-        for stats in run_shards_dask(client, cdict, out, todo, progress=progress):
-            total.add(stats)
-    else:
-        total.add(run_shards_local(cdict, out, todo, workers, progress))
+    now = ShardStats()
+
+    def recorded(written: ShardWritten) -> None:
+        total.add(written.stats)
+        now.add(written.stats)
+        for t, record in written.files.items():
+            manifest[t][str(written.shard)] = record
+        if time.monotonic() - last_write[0] >= MANIFEST_EVERY:
+            _write_json(out / RUN_FILE, run_file)
+            last_write[0] = time.monotonic()
+
+    try:
+        if client is not None:
+            from .dask_cluster import run_shards_dask
+
+            for written in run_shards_dask(client, cdict, out, todo, progress=progress):
+                recorded(written)
+        else:
+            run_shards_local(cdict, out, todo, workers, progress, recorded)
+    finally:  # what was written is recorded, however the run ends
+        _write_json(out / RUN_FILE, run_file)
     seconds = time.perf_counter() - begin
     result = RunResult(total, seconds, len(todo), skipped, config,
-                       len(state.damaged_shards))
-    _write_json(out / RUN_FILE, {
-        "status": "complete",
-        "config": cdict,
-        "versions": versions(),
-        "summary": {**total.__dict__, "seconds": round(seconds, 3)},
-    })
+                       len(state.damaged_shards), now.played)
+    _write_json(out / RUN_FILE, {**run_file, "status": "complete",
+                                 "summary": {**total.__dict__, "seconds": round(seconds, 3)}})
     return result

@@ -21,7 +21,7 @@ from ..engine.batch import Batch, play_batch
 from .config import RunConfig, versions
 from .counts import Counts
 from .heap import release_free_memory
-from .integrity import shard_path
+from .integrity import file_sha256, shard_path
 from .schema import MAX_SEATS, SCHEMA_VERSION, deals_table, tricks_table
 
 GROUP_ROWS = 1 << 17
@@ -30,9 +30,13 @@ kept until they hold this many, so files do not get a small row group per kernel
 The tables kept cost memory: 1 << 16 measured a peak of 254-257 MiB, 1 << 17 287-289."""
 
 
-def _metadata(config: RunConfig) -> dict[bytes, bytes]:
+def _metadata(config: RunConfig, shard: int) -> dict[bytes, bytes]:
     c = config.to_dict()
+    start, games = config.shard_range(shard)
     return {
+        b"mighty_sim.run": config.identity().encode(),
+        b"mighty_sim.shard": str(shard).encode(),
+        b"mighty_sim.games": f"{start} {games}".encode(),
         b"mighty_sim.config": json.dumps(c).encode(),
         b"mighty_sim.profile": json.dumps(c["profile"]).encode(),
         b"mighty_sim.fingerprint": c["fingerprint"].encode(),
@@ -41,6 +45,12 @@ def _metadata(config: RunConfig) -> dict[bytes, bytes]:
         b"mighty_sim.versions": json.dumps(versions()).encode(),
         b"mighty_sim.schema_version": str(SCHEMA_VERSION).encode(),
     }
+
+
+def file_record(path: Path) -> dict[str, Any]:
+    """What the run's manifest keeps of a shard file: its size, rows and SHA-256."""
+    return {"bytes": path.stat().st_size, "rows": pq.read_metadata(path).num_rows,
+            "sha256": file_sha256(path)}
 
 
 @dataclass
@@ -82,15 +92,25 @@ def parquet_writer(where: Any, schema: pa.Schema) -> pq.ParquetWriter:
     # a list column's values are named by their Parquet path (``bid_history``'s calls: a
     # dictionary takes 1.8 bytes a deal less, in the same time)
     return pq.ParquetWriter(
-        where, schema, compression="zstd", compression_level=1,
+        where, schema, compression="zstd", compression_level=1, write_page_checksum=True,
         use_dictionary=[f"{f.name}.list.element" if pa.types.is_list(f.type) else f.name
                         for f in schema if f.name not in unique],
         column_encoding=delta or None, write_statistics=["deal_id"],
     )
 
 
-def write_shard(config_dict: dict[str, Any], out: str, shard: int, queue: Any = None) -> ShardStats:
-    """Play one shard and write its files atomically; returns its counts.
+@dataclass
+class ShardWritten:
+    """A shard just written: its number, counts and the manifest's record of each file."""
+
+    shard: int
+    stats: ShardStats
+    files: dict[str, dict[str, Any]]
+
+
+def write_shard(config_dict: dict[str, Any], out: str, shard: int,
+                queue: Any = None) -> ShardWritten:
+    """Play one shard and write its files atomically; returns its counts and files.
 
     ``queue``, if given, receives the progress units (deals, or games played to a
     target) finished after each batch. A failed write (a full disk, a folder that cannot
@@ -104,7 +124,8 @@ def write_shard(config_dict: dict[str, Any], out: str, shard: int, queue: Any = 
     pending: dict[str, list[pa.Table]] = {}  # tables not yet written, by table name
     temps: dict[str, Path] = {}
     stats = ShardStats()
-    meta = _metadata(config)
+    meta = _metadata(config, shard)
+    files: dict[str, dict[str, Any]] = {}
     try:
         for done in range(0, games, config.batch_games):
             n = min(config.batch_games, games - done)
@@ -135,6 +156,7 @@ def write_shard(config_dict: dict[str, Any], out: str, shard: int, queue: Any = 
                 queue.put(n * config.units_per_game)
         for name in tables:
             writers.pop(name).close()
+            files[name] = file_record(temps[name])
             os.replace(temps.pop(name), shard_path(root, name, shard))
         release_free_memory()  # the shard's pages, reused batch after batch until now
     except OSError as e:
@@ -149,7 +171,7 @@ def write_shard(config_dict: dict[str, Any], out: str, shard: int, queue: Any = 
         for t in temps.values():
             with suppress(OSError):
                 t.unlink(missing_ok=True)
-    return stats
+    return ShardWritten(shard, stats, files)
 
 
 def batch_stats(batch: Batch) -> ShardStats:

@@ -16,7 +16,6 @@ True
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import asdict, dataclass, fields
 from functools import cache
 from pathlib import Path
@@ -24,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from ..files import read_settings
 from ..kernels.layout import (
     PP_BID_BASE,
     PP_CHANGE_MARGIN,
@@ -108,12 +108,7 @@ def read_tuned(path: str | Path) -> tuple[HeuristicParams, dict[str, Any]]:
     """The values of a tuned file and its other keys (profile, fingerprint); ValueError
     naming the file when it cannot be read."""
     where = Path(path)
-    try:
-        data = tomllib.loads(where.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise ValueError(f"cannot read tuned player file {where}: {e.strerror}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise ValueError(f"{where} is not valid TOML: {e}") from None
+    data = read_settings(where, "tuned player file")
     table = data.get("heuristic")
     if not isinstance(table, dict):
         raise ValueError(f"{where}: no [heuristic] table (write one with mighty-sim tune)")

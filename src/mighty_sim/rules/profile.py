@@ -34,6 +34,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, get_args
 
+from ..files import read_settings
 from .cards import (
     JOKER,
     JOKER_BIT,
@@ -649,11 +650,7 @@ def load_profile(name_or_path: str | Path) -> RuleProfile:
         raise ValueError(
             f"unknown profile {key!r} (built-in: {', '.join(BUILTIN_PROFILES)}; or a .toml file)"
         )
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise ValueError(f"cannot read profile file {key}: {e.strerror}") from None
-    return profile_from_toml(text, default_name=path.stem)
+    return _from_data(read_settings(path, "profile file"), default_name=path.stem)
 
 
 def profile_from_toml(text: str, *, default_name: str = "custom") -> RuleProfile:
@@ -670,6 +667,13 @@ def profile_from_toml(text: str, *, default_name: str = "custom") -> RuleProfile
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ValueError(f"profile file is not valid TOML: {e}") from None
+    except RecursionError:
+        raise ValueError("profile file: tables nested too deeply") from None
+    return _from_data(data, default_name=default_name)
+
+
+def _from_data(data: dict[str, Any], *, default_name: str) -> RuleProfile:
+    """A profile from a profile file's table (``extends`` and field overrides)."""
     base_name = data.pop("extends", None)
     if not isinstance(base_name, str):
         raise ValueError("extends: a profile file must say which built-in profile it extends")
