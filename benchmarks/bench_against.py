@@ -95,7 +95,9 @@ class Engine:
         # the kernels imported now, while this package's compile cache is Numba's: its
         # `_jit` points Numba at it on import, and a kernel decorated after the other
         # package's import would be saved to (and loaded from) the other's cache
-        for module in ("kernels.loop.games_nb", "kernels.loop.odds_nb", "kernels.players.pimc_nb"):
+        for module in ("kernels.loop.games_nb", "kernels.loop.odds_nb",
+                       "kernels.players.pimc_nb",  # kernels by concern, and flat before
+                       "kernels.games_nb", "kernels.odds_nb", "kernels.pimc_nb"):
             try:
                 importlib.import_module(f"{package}.{module}")
             except ImportError:
@@ -112,9 +114,9 @@ class Engine:
         self.hand_odds = find(("analysis.odds",), "hand_odds")
         self.parse_cards = find(("rules.cards",), "parse_cards")
         try:  # the double-dummy par, in revisions that have it
-            self.par_nb = find(("kernels.search.par_nb",), "par_nb")
-            self.n_par = find(("kernels.search.par_nb",), "N_PAR")
-            self.par_value = find(("kernels.search.par_nb",), "PAR_VALUE")
+            self.par_nb = find(("kernels.search.par_nb", "kernels.par_nb"), "par_nb")
+            self.n_par = find(("kernels.search.par_nb", "kernels.par_nb"), "N_PAR")
+            self.par_value = find(("kernels.search.par_nb", "kernels.par_nb"), "PAR_VALUE")
             self.compile_profile = find(("kernels.params",), "compile_profile")
         except ImportError:
             self.par_nb = None
@@ -126,10 +128,10 @@ class Engine:
                 return None
 
         # how `par` solves: in chunks of games, each chunk in its own arrays
-        self.par_rows_nb = optional(("kernels.search.par_nb",), "par_rows_nb")
+        self.par_rows_nb = optional(("kernels.search.par_nb", "kernels.par_nb"), "par_rows_nb")
         self.chunk_games = optional(("analysis.par",), "chunk_games")
-        self.search_work = optional(("kernels.search.dd_nb",), "search_work")
-        self.par_bits_nb = optional(("kernels.search.par_nb",), "par_bits_nb")
+        self.search_work = optional(("kernels.search.dd_nb", "kernels.dd_nb"), "search_work")
+        self.par_bits_nb = optional(("kernels.search.par_nb", "kernels.par_nb"), "par_bits_nb")
         self.g_game = optional(("kernels.layout",), "G_GAME")
 
     def solve_par(self, batch: Any, params: np.ndarray, profile: Any, from_trick: int,

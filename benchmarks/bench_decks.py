@@ -21,7 +21,8 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
-from _results import print_figures, save
+from _results import add_floor, print_figures, save
+from floor import floor_rate
 
 from mighty_sim.dataset.schema import deals_table
 from mighty_sim.engine.batch import play_batch
@@ -54,6 +55,7 @@ def main() -> None:
     for name in PROFILES[2:]:
         _parity(name)
     results: dict[str, float] = {}
+    floor_before = floor_rate()
     for policy in ("heuristic", "random"):
         for name in PROFILES:
             profile = load_profile(name)
@@ -77,6 +79,8 @@ def main() -> None:
     results["reference_random_russian-6p_deals_per_s"] = ref
     results["ratio_kernel_random_russian-6p_vs_reference"] = (
         results["kernel_random_russian-6p_deals_per_s"] / ref)
+    add_floor(results, floor_before, *(f"kernel_{p}_{n}_deals_per_s"
+                                       for p in ("heuristic", "random") for n in PROFILES))
     print_figures(results)
     save(results, args.out)
 

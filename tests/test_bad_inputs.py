@@ -24,6 +24,7 @@ import click
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
+from conftest import cpu_seconds
 
 from mighty_sim.cli.commands import main
 from mighty_sim.dataset.integrity import shard_path
@@ -681,15 +682,6 @@ def test_a_resume_with_nothing_to_do_claims_no_speed(runs: dict[str, Path],
     assert "3 shards already there" in text and "deals/s" not in text
 
 
-def _cpu_seconds(pid: int) -> float:
-    """A process's processor time so far (from /proc), 0 once it is gone."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_ctrl_c_in_odds_is_one_line() -> None:
     """(9) Ctrl-C in `odds`: one line and 130, no empty line before it."""
@@ -697,7 +689,7 @@ def test_ctrl_c_in_odds_is_one_line() -> None:
                              "AS JK AH KH QH JH 10H AD AC 2S", "--samples", "10000000"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
-    while _cpu_seconds(proc.pid) < 3 and time.monotonic() < deadline:
+    while cpu_seconds(proc.pid) < 3 and time.monotonic() < deadline:
         time.sleep(0.05)  # polls until the command is at its work (imports take ~1 s)
     while proc.poll() is None and time.monotonic() < deadline:
         proc.send_signal(signal.SIGINT)

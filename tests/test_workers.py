@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from conftest import cpu_seconds
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="workers end with their parent on Linux")
@@ -39,15 +40,6 @@ def _workers(parent: int) -> list[int]:
             except OSError:
                 pass
     return found
-
-
-def _cpu_seconds(pid: int) -> float:
-    """A process's processor time so far (user and system), 0 once it is gone."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _wait_for(condition: Callable[[], bool], seconds: float) -> bool:
@@ -107,5 +99,5 @@ def test_simulate_workers_end_with_the_command(tmp_path: Path) -> None:
         [sys.executable, "-m", "mighty_sim", "simulate", "--deals", "2000000",
          "--shard-games", "200000", "--workers", "2", "--out", str(tmp_path / "run")],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    left = _kill_and_survivors(proc, 2, lambda pids: all(_cpu_seconds(p) > 0.5 for p in pids))
+    left = _kill_and_survivors(proc, 2, lambda pids: all(cpu_seconds(p) > 0.5 for p in pids))
     assert left == [], "workers outlived the killed command"
