@@ -67,6 +67,7 @@ from pathlib import Path
 
 import numpy as np
 from _results import print_figures, save
+from floor import floor_rate
 from numba import config as numba_config
 from par_runs import kept_solves, solved_in_a_row
 from rich.console import Console
@@ -506,6 +507,7 @@ def main() -> None:
                                (part[0], part[1]), args.par_run, tuple(args.also_run)))
     print(f"double-dummy search, {args.profile}, {args.positions} endings a number of "
           f"tricks left; {args.played} played deals a starting trick")
+    figures["floor_after_deals_per_s"] = floor_rate()
     print_figures(figures)
     save({"profile": args.profile, "positions": args.positions, "played": args.played,
           **figures}, args.out)

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 from _results import save
+from floor import floor_rate
 
 from mighty_sim.analysis.duel import duel
 from mighty_sim.engine.batch import play_batch
@@ -35,6 +36,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results/pimc.json"))
     args = ap.parse_args()
     profile = load_profile("standard")
+    floor_before = floor_rate()
     pimc = f"pimc:worlds={args.worlds}"
     mixed = parse_players(f"{pimc},heuristic,heuristic,heuristic,heuristic", 5)
     plain = parse_players("heuristic", 5)
@@ -64,6 +66,9 @@ def main() -> None:
               f"(95% CI {d['ci_low']:+.3f} to {d['ci_high']:+.3f}, {d['n']:,} contracts); "
               f"{time.perf_counter() - t3:.0f} s")
         result["duel"] = r
+    result["floor_deals_per_s"] = [floor_before, floor_rate()]
+    print(f"floor (benchmarks/floor.py): {floor_before:,.0f} before, "
+          f"{result['floor_deals_per_s'][1]:,.0f} after deals/s")  # type: ignore[index]
     save(result, args.out)
 
 

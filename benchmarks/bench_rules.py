@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 from _results import save
+from floor import floor_rate
 
 from mighty_sim.kernels.params import compile_profile
 from mighty_sim.kernels.rules import rules_nb
@@ -60,6 +61,8 @@ def main() -> None:
     print(f"kernel (one batch call, one thread): {m / t_kernel:,.0f} decisions/s")
     print(f"reference (pure Python):             {m / t_ref:,.0f} decisions/s")
     print(f"ratio kernel/reference, this run:    {t_ref / t_kernel:,.0f}x")
+    result["floor_deals_per_s"] = floor_rate()
+    print(f"floor (benchmarks/floor.py):         {result['floor_deals_per_s']:,.0f} deals/s")
     if args.out:
         save(result, args.out)
     if mismatches:

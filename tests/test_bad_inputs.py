@@ -700,3 +700,23 @@ def test_ctrl_c_in_odds_is_one_line() -> None:
     _, err = proc.communicate(timeout=30)
     assert_one_line_error(proc.returncode, err, "interrupted", exit_code=130)
     assert time.monotonic() < deadline - 50  # at once, not when the compiled call ends
+
+
+def test_kill_9_leaves_no_warning_and_resume_finishes(tmp_path: Path) -> None:
+    """(9) A simulate killed outright prints nothing more (multiprocessing's resource
+    tracker, which frees the pool's semaphores, used to warn of them on the terminal);
+    the run then says how to go on, and --resume finishes it."""
+    out = tmp_path / "run"
+    command = [sys.executable, "-m", "mighty_sim", "simulate", "--deals", "3000000",
+               "--shard-games", "100000", "--workers", "2", "--out", str(out)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not list(out.glob("deals/shard=*/part-0.parquet")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    _, err = proc.communicate(timeout=60)  # every holder of its standard error gone
+    assert proc.returncode == -signal.SIGKILL and err == "", err
+    again = subprocess.run(command, capture_output=True, text=True, check=False)
+    assert_one_line_error(again.returncode, again.stderr, str(out), "--resume")
+    done = subprocess.run([*command, "--resume"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and "shards already there" in done.stdout, done.stderr

@@ -67,6 +67,32 @@ def _init(parent: int, setup: Callable[..., None] | None, setup_args: tuple[Any,
         setup(*setup_args)
 
 
+def quiet_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker (once a process) with its standard error
+    on the null device. The pool's queues hold semaphores, which the tracker frees if this
+    process is killed (SIGKILL leaves it no code to run); it would then print a warning
+    about "leaked semaphore objects" on the user's terminal, where nothing else is left to
+    say what to do. It frees them all the same; an orderly end leaves it nothing to say.
+    Called before a command's progress bar starts (a pool calls it too), as descriptor 2
+    is pointed at the null device while the tracker starts."""
+    from multiprocessing import resource_tracker
+
+    if getattr(resource_tracker._resource_tracker, "_fd", None) is not None:
+        return  # running already
+    sys.stderr.flush()
+    saved = os.dup(2)  # the tracker inherits descriptor 2 itself
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, 2)
+            resource_tracker.ensure_running()
+        finally:
+            os.dup2(saved, 2)
+            os.close(null)
+    finally:
+        os.close(saved)
+
+
 @contextmanager
 def polled_pool(workers: int, *, setup: Callable[..., None] | None = None,
                 setup_args: tuple[Any, ...] = (),
@@ -86,6 +112,7 @@ def polled_pool(workers: int, *, setup: Callable[..., None] | None = None,
     ...     run(pow, [(2, 10), (3, 3)])
     [1024, 27]
     """
+    quiet_resource_tracker()
     ctx = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init,
                                initargs=(os.getpid(), setup, setup_args))

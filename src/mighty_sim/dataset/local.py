@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from ..workers import polled_pool
+from ..workers import polled_pool, quiet_resource_tracker
 from .heap import WORKER_MALLOC_ENV
 from .writer import ShardWritten, write_shard
 
@@ -87,6 +87,7 @@ def run_shards_local(cdict: dict[str, Any], out: Path, todo: list[int], workers:
         for s in todo:
             on_shard(write_shard(cdict, str(out), s, _CallbackQueue(progress)))
         return
+    quiet_resource_tracker()  # before the first semaphore (the queue's)
     queue = multiprocessing.get_context("spawn").SimpleQueue()
 
     def drain() -> None:
