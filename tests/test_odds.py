@@ -180,23 +180,30 @@ def test_double_dummy_odds_of_a_hand_are_its_deals_pars() -> None:
 
 
 def test_duel_pairs_each_deal_with_itself() -> None:
-    """A duplicate duel: A's and B's lineups play the same deals, so the per-deal
-    difference spreads far less than that of the same lineups on other deals, and its
-    mean is the seats' own mean difference."""
+    """A duplicate duel: in each seat A's and B's lineups play the same deals. Its figures
+    are those of the seat payouts on the same deals (as declarer: the deals where the seat
+    declared in both lineups), and such pairs spread far less than the same lineups on
+    other deals. (Over the seats, B's all-heuristic lineups sum to zero on any deals, so
+    only the seat-by-seat figures show the pairing.)"""
     from mighty_sim.analysis.duel import duel, seat_payouts
     from mighty_sim.engine.players import parse_player
 
     a, b, field = (parse_player(x) for x in ("heuristic:2", "heuristic", "heuristic"))
     r = duel(STANDARD, a, b, deals=600, seed=2)
-    diffs, unpaired = [], []
+    diffs, unpaired, declared = [], [], []
     for seat in range(5):
         line_a = tuple(a if s == seat else field for s in range(5))
         line_b = tuple(b if s == seat else field for s in range(5))
-        pay_a = seat_payouts(STANDARD, line_a, seat, 600, 2)[0]
-        diffs.append(pay_a - seat_payouts(STANDARD, line_b, seat, 600, 2)[0])
+        pay_a, decl_a = seat_payouts(STANDARD, line_a, seat, 600, 2)
+        pay_b, decl_b = seat_payouts(STANDARD, line_b, seat, 600, 2)
+        diffs.append(pay_a - pay_b)
+        declared.append((pay_a - pay_b)[decl_a & decl_b])
         unpaired.append(pay_a - seat_payouts(STANDARD, line_b, seat, 600, 3)[0])
     assert r["mean_difference"] == pytest.approx(np.mean(diffs))
-    # seat by seat (over the seats B's all-heuristic lineups sum to zero on any deals)
+    as_declarer = np.concatenate(declared)
+    assert r["declarer"]["n"] == len(as_declarer) > 100  # type: ignore[index]
+    assert r["declarer"]["mean_difference"] == pytest.approx(  # type: ignore[index]
+        as_declarer.mean())
     assert np.mean(np.std(diffs, axis=1)) < 0.75 * np.mean(np.std(unpaired, axis=1))
 
 
