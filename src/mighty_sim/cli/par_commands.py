@@ -123,6 +123,7 @@ def par(dataset: Path | None, deals: int, from_trick: int, workers: int, max_pos
     from ..analysis.report import print_tables
     from ..dataset.dask_cluster import check_executor, executor_client
     from ..dataset.integrity import open_run
+    from ..dataset.runner import run_lock
 
     check_executor(executor, address, scheduler_file)
     run = open_run(dataset)
@@ -130,17 +131,19 @@ def par(dataset: Path | None, deals: int, from_trick: int, workers: int, max_pos
     check_solvable(run.config.profile, from_trick, "--from-trick")  # before the notice
     _compile_notice("the double-dummy search", "about a minute", "par_nb.par_rows_nb")
     t0 = time.perf_counter()
-    try:
-        with executor_client(executor, workers=workers, address=address,
-                             scheduler_file=scheduler_file) as client, \
-                _progress("par", expected) as advance:
-            table = par_table(dataset, deals=deals, from_trick=from_trick, workers=workers,
-                              max_positions=max_positions, client=client, progress=advance)
-    except KeyboardInterrupt:
-        raise _Interrupted("interrupted; the deals solved so far are kept in the run's "
-                           "folder, and the same command goes on from them") from None
-    path, written = write_par(dataset, table)  # with the rows of other starting tricks
-    pack_parts(dataset, from_trick)
+    with run_lock(dataset):  # one writer a folder: a simulate or another par is refused
+        try:
+            with executor_client(executor, workers=workers, address=address,
+                                 scheduler_file=scheduler_file) as client, \
+                    _progress("par", expected) as advance:
+                table = par_table(dataset, deals=deals, from_trick=from_trick,
+                                  workers=workers, max_positions=max_positions,
+                                  client=client, progress=advance)
+        except KeyboardInterrupt:
+            raise _Interrupted("interrupted; the deals solved so far are kept in the run's "
+                               "folder, and the same command goes on from them") from None
+        path, written = write_par(dataset, table)  # with the rows of other starting tricks
+        pack_parts(dataset, from_trick)
     unsolved = table.column("par").null_count
     left = (f" ({unsolved:,} left unanswered at {max_positions:,} positions)"
             if unsolved else "")
