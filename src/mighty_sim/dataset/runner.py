@@ -17,6 +17,7 @@ Layout::
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -223,9 +224,12 @@ def run_lock(out: Path) -> Iterator[None]:
     """Hold the run folder's advisory lock for the block: :data:`LOCK_FILE`, naming the
     process that holds it, created with the folder when needed and removed when the
     block ends; ValueError naming the holder when another process has it. A folder
-    created here and left empty is removed again."""
-    import fcntl
-
+    created here and left empty is removed again. Where the system or the file system
+    has no such locks (Windows; some network file systems) the run goes on unlocked."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not a POSIX system
+        fcntl = None  # type: ignore[assignment]
     created = not out.exists()
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -237,9 +241,13 @@ def run_lock(out: Path) -> Iterator[None]:
             handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - held below
         except OSError as e:
             raise ValueError(f"cannot write to {out}: {e.strerror}") from None
+        if fcntl is None:
+            break
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
+        except OSError as e:
+            if e.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+                break  # a file system without locks (some network ones): run unlocked
             handle.seek(0)
             holder = handle.read().strip() or "another process"
             handle.close()
