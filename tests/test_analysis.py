@@ -93,6 +93,18 @@ def test_redeal_matches_raw_counts(rows: list[dict], tables: dict) -> None:  # t
         assert abs(d["rate"] - d["exact"]) < 5 * se
 
 
+def test_redeal_without_a_weak_hand_redeal_has_no_eligibility(tmp_path: Path) -> None:
+    """A profile without the weak-hand redeal (russian) has the redeal rates only: no hand
+    is eligible for a redeal it does not have."""
+    from mighty_sim.rules.profile import load_profile
+
+    russian = load_profile("russian-5p")
+    out = tmp_path / "r5"
+    run_simulation(RunConfig(russian, 500, 3, parse_players("heuristic", 5)), out)
+    measures = analyze_dataset(out)["redeal"]["measure"].to_list()
+    assert measures == ["weak-hand redeal happened", "all-pass redeal happened"]
+
+
 def test_score_variance_matches_raw_payouts(rows: list[dict], tables: dict) -> None:  # type: ignore[type-arg]
     by_role: dict[str, list[float]] = defaultdict(list)
     by_seat: dict[int, list[float]] = defaultdict(list)

@@ -130,8 +130,9 @@ def redeal(
     deals: pl.LazyFrame, profile: RuleProfile, distribution: pl.DataFrame | None = None
 ) -> pl.DataFrame:
     """Weak-hand eligibility per hand and per deal, the redeal rates that happened, and the
-    exact values for the profile's deck and scale (one row per measure). ``distribution``
-    is :func:`weak_score_distribution` of the same deals, if already computed."""
+    exact values for the profile's deck and scale (one row per measure; a profile without
+    the weak-hand redeal has the rates only). ``distribution`` is
+    :func:`weak_score_distribution` of the same deals, if already computed."""
     limit = profile.weak_threshold
     dist = weak_score_distribution(deals) if distribution is None else distribution
     eligible = (pl.col("score") < limit) if profile.weak_strict else (pl.col("score") <= limit)
@@ -157,6 +158,8 @@ def redeal(
         ("weak-hand redeal happened", counts["weak"], rows, None, None),
         ("all-pass redeal happened", counts["all_pass"], rows, None, None),
     ]
+    if profile.weak_hand_when == "never":  # no hand is eligible where there is no redeal
+        out = out[2:]
     df = pl.DataFrame(out, schema={"measure": pl.String, "successes": pl.Int64, "n": pl.Int64,
                                    "exact": pl.Float64, "exact_fraction": pl.String},
                       orient="row")
