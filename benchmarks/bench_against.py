@@ -152,8 +152,11 @@ class Engine:
                                      int(r0), int(r1), -1, 1 << 30, out, 0)
             if self.search_work is not None:  # the arrays allocated by the caller
                 args += (self.search_work(self.par_bits_nb(params, from_trick)), 0)
+            code = self.par_rows_nb.py_func.__code__
+            if code.co_varnames[0] == "rows":  # the row arrays as one tuple
+                args = ((batch.ri, batch.ru, batch.ti), *args[3:])
             # before the position limit, no limit argument
-            self.par_rows_nb(*args[:self.par_rows_nb.py_func.__code__.co_argcount])
+            self.par_rows_nb(*args[:code.co_argcount])
 
 
 ROW_ARRAYS = ("ru", "rf", "rw", "rh")

@@ -390,8 +390,8 @@ def _scripted(profile: RuleProfile, hands_text: list[str], trick_no: int
         hands[seat] = np.uint64(parse_cards(cards))
     s, h, tr = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
     called = parse_cards("KC").bit_length() - 1
-    start_play_nb(s, h, tr, params, hands, np.uint64(0), 0, 13, TRUMPS.index("H"), False,
-                  MODE_CALLED, called, -1, False)
+    start_play_nb(s, h, tr, params, hands, np.uint64(0), (0, 13, TRUMPS.index("H"), False),
+                  (MODE_CALLED, called, -1), False)
     s[S_TRICK_NO] = trick_no
     return s, h, tr, params
 

@@ -173,3 +173,30 @@ def test_no_package_imports_one_above_it() -> None:
     assert upward_imports(graph) == []
     graph["mighty_sim.engine.batch"].add("mighty_sim.dataset.shards")  # noticed
     assert upward_imports(graph) == [("mighty_sim.engine.batch", "mighty_sim.dataset.shards")]
+
+
+MAX_KERNEL_ARGS = 12
+
+
+def kernels_with_many_arguments(sources: dict[str, str] | None = None
+                                 ) -> list[tuple[str, str, int]]:
+    """Jitted functions of the kernels (or of ``sources``, module name: text) taking more
+    than :data:`MAX_KERNEL_ARGS` arguments: what they take is bundled in tuples instead
+    (rows, work arrays, the trick as it stands)."""
+    if sources is None:
+        sources = {_module_name(p): p.read_text()
+                   for p in sorted((SRC / "kernels").rglob("*.py"))}
+    out = []
+    for name, text in sources.items():
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.FunctionDef) and any(
+                    "njit" in ast.unparse(d) for d in node.decorator_list):
+                if len(node.args.args) > MAX_KERNEL_ARGS:
+                    out.append((name, node.name, len(node.args.args)))
+    return out
+
+
+def test_no_kernel_takes_more_than_twelve_arguments() -> None:
+    assert kernels_with_many_arguments() == []
+    wide = "@njit(cache=True)\ndef f_nb(" + ", ".join(f"a{i}" for i in range(13)) + "):\n    pass\n"
+    assert kernels_with_many_arguments({"m": wide}) == [("m", "f_nb", 13)]  # noticed

@@ -116,7 +116,7 @@ def _odds_rows(profile: RuleProfile, hand: str, samples: int, seed: int,
     rf = np.zeros((5, samples, N_F), np.float64)
     ti = np.zeros((5, samples * profile.tricks, N_T), np.int8)
     odds_strains_nb(np.uint64(seed), np.uint64(parse_cards(hand)), np.uint64(0), samples,
-                    params, np.array(cards_of(profile.deck_mask), np.int64), policies, pp,
+                    params, np.array(cards_of(profile.deck_mask), np.int64), (policies, pp),
                     ri, ru, rf, ti, True)
     return params, ri, ru, ti
 
@@ -138,9 +138,9 @@ def test_odds_rows_replay_and_a_par_in_the_bids_range_tells_every_bid(name: str,
     for t in range(5):
         full = np.zeros((40, N_PAR), np.int64)
         part = np.zeros((40, N_PAR), np.int64)
-        par_rows_nb(ri[t], ru[t], ti[t], params, 7, 0, 40, -1, 1 << 30, full, 0,
+        par_rows_nb((ri[t], ru[t], ti[t]), params, 7, 0, 40, -1, 1 << 30, full, 0,
                     search_work(par_bits_nb(params, 7)), 0)
-        par_rows_nb(ri[t], ru[t], ti[t], params, 7, 0, 40, lo, hi, part, 0,
+        par_rows_nb((ri[t], ru[t], ti[t]), params, 7, 0, 40, lo, hi, part, 0,
                     search_work(par_bits_nb(params, 7)), 0)
         assert (full[:, PAR_MATCH] == 1).all() and (part[:, PAR_MATCH] == 1).all()
         v, w = full[:, PAR_VALUE], part[:, PAR_VALUE]
@@ -169,7 +169,7 @@ def test_double_dummy_odds_of_a_hand_are_its_deals_pars() -> None:
     params, ri, ru, ti = _odds_rows(STANDARD, STRONG, 2, 5)
     for t, trump in enumerate(("S", "H", "D", "C", "NT")):
         out = np.zeros((2, N_PAR), np.int64)
-        par_rows_nb(ri[t], ru[t], ti[t], params, 1, 0, 2, -1, 1 << 30, out, 0,
+        par_rows_nb((ri[t], ru[t], ti[t]), params, 1, 0, 2, -1, 1 << 30, out, 0,
                     search_work(par_bits_nb(params, 1)), 0)
         for bid in range(13, 21):
             made = int((out[:, PAR_VALUE] >= bid).sum())

@@ -85,11 +85,11 @@ def _position(profile: RuleProfile, row: dict, tricks: list[dict], start: int
         hands[p] = row["hands"][p]
     hands[d] = (int(hands[d]) | row["blind"]) & ~row["discards"]
     s, h, tr = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64), np.zeros(MAX_PLAYERS, np.int64)
-    start_play_nb(s, h, tr, params, hands, np.uint64(row["discards"]), d, row["bid"],
-                  TRUMPS.index(row["trump"]), row["trump_changed"],
-                  FRIEND_MODES.index(row["friend_mode"]),
-                  _card(row["friend_card"]) if row["friend_card"] else -1,
-                  SUITS.index(row["lead_request"]) if row["lead_request"] else -1, False)
+    start_play_nb(s, h, tr, params, hands, np.uint64(row["discards"]),
+                  (d, row["bid"], TRUMPS.index(row["trump"]), row["trump_changed"]),
+                  (FRIEND_MODES.index(row["friend_mode"]),
+                   _card(row["friend_card"]) if row["friend_card"] else -1,
+                   SUITS.index(row["lead_request"]) if row["lead_request"] else -1), False)
     ti = np.zeros((1, N_T), np.int8)
     for trick in tricks[:start - 1]:
         suit = SUITS.index(trick["joker_suit"]) if trick["joker_suit"] else -1

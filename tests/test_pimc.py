@@ -55,8 +55,8 @@ def worlds_after_nb(
     s = np.zeros(N_S, np.int64)
     h = np.zeros(N_H, np.uint64)
     tr = np.full(MAX_PLAYERS, -1, np.int64)
-    start_play_nb(s, h, tr, params, hands, discards, declarer, params[P_MIN_BID], trump,
-                  False, mode, called, -1, True)
+    start_play_nb(s, h, tr, params, hands, discards,
+                  (declarer, params[P_MIN_BID], trump, False), (mode, called, -1), True)
     used = play_until_nb(st, s, h, tr, policies, params, 0.0, True, ti, 0, plays)
     w = np.zeros(MAX_PLAYERS + 1, np.uint64)
     for i in range(out.shape[0]):

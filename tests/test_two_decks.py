@@ -158,9 +158,9 @@ class Table:
             planes[s] = hand & (2**64 - 1)
             planes[H_PLANE1 + s] = hand >> 64
         called = parse_card(call).bit_length() - 1 if call else -1
-        start_play_nb(self.s, self.h, self.tr, self.params, planes, np.uint64(0), 0, bid,
-                      TRUMPS.index(trump), False, MODE_CALLED if call else MODE_NONE, called,
-                      -1, False)
+        start_play_nb(self.s, self.h, self.tr, self.params, planes, np.uint64(0),
+                      (0, bid, TRUMPS.index(trump), False),
+                      (MODE_CALLED if call else MODE_NONE, called, -1), False)
 
     def legal(self, seat: int) -> str:
         """The seat's legal cards; the kernel's legal kinds must be their kinds."""

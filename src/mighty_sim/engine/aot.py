@@ -38,11 +38,12 @@ from ..kernels import is_cached as is_cached  # re-exported: the commands ask th
 from ..kernels import prune_stale_caches as prune_stale_caches
 
 # play_games_nb's arguments (see its docstring): seed, game_start, n_games, ledger,
-# target, policies, pp, params, deck_cards, record_tricks, ri (column-major), ru, rf, rw,
-# rh (flat), ti
+# target, policies, pp, params, deck_cards, record_tricks, and the row arrays as one tuple:
+# rg, ri (column-major), ru, rf, rw, rh (flat), ti
 SIGNATURE = (
     "UniTuple(i8, 3)(u8, i8, i8, i8, f8, i8[::1], f8[:, ::1], i8[::1], i8[::1], b1, "
-    "i8[::1, :], i1[::1, :], u8[::1, :], f8[::1, :], i2[::1, :], i2[::1], i1[:, ::1])"
+    "Tuple((i8[::1, :], i1[::1, :], u8[::1, :], f8[::1, :], i2[::1, :], i2[::1], "
+    "i1[:, ::1])))"
 )
 ENV_SWITCH = "MIGHTY_SIM_AOT"
 

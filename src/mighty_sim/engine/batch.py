@@ -203,7 +203,7 @@ def play_batch(
         ti = np.zeros((tcap, N_T), np.int8)
         g, rows, trows = kernel(
             np.uint64(seed), game_start + done, todo, ledger, target, policies, pp, params,
-            deck_cards, record_tricks, rg, ri, ru, rf, rw, rh, ti,
+            deck_cards, record_tricks, (rg, ri, ru, rf, rw, rh, ti),
         )
         if g == 0 and todo > 0:  # not even one game fitted
             if cap > 4 * 60_000 * deals_per_game(ledger, to_target):

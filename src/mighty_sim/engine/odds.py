@@ -71,7 +71,7 @@ def play_strains(profile: RuleProfile, hand: int, *, samples: int, seed: int,
     rf = np.zeros((strains, samples, N_F), np.float64)
     ti = np.zeros((strains, samples * profile.tricks if record_tricks else 1, N_T), np.int8)
     odds_strains_nb(np.uint64(seed), np.uint64(hand), np.uint64(blind), samples, params,
-                    deck_cards, policies, pp, ri, ru, rf, ti, record_tricks)
+                    deck_cards, (policies, pp), ri, ru, rf, ti, record_tricks)
     return StrainRows(profile, ri, ru, rf, ti)
 
 

@@ -118,9 +118,9 @@ def deal_position(profile: RuleProfile, hands: Sequence[int], *, discards: int, 
     pos = _empty(params)
     h0 = np.zeros(MAX_PLAYERS, np.uint64)
     h0[:len(hands)] = np.array(hands, np.uint64)
-    start_play_nb(pos.state, pos.hands, pos.trick, params, h0, np.uint64(discards), declarer,
-                  bid, t, False, MODE_CALLED if called >= 0 else MODE_NONE, called, request,
-                  False)
+    start_play_nb(pos.state, pos.hands, pos.trick, params, h0, np.uint64(discards),
+                  (declarer, bid, t, False),
+                  (MODE_CALLED if called >= 0 else MODE_NONE, called, request), False)
     return pos
 
 
@@ -193,7 +193,7 @@ class ParSolver:
         tell it apart (:func:`solve_position`); with ``limit`` > 0 a deal whose search
         passes ``limit`` positions is left unanswered (:data:`GAVE_UP`)."""
         ri, ru, ti = self.rows
-        par_rows_nb(ri, ru, ti, self.params, self.from_trick, start, stop, lo, hi, self._out,
+        par_rows_nb((ri, ru, ti), self.params, self.from_trick, start, stop, lo, hi, self._out,
                     limit, self._work, self._solve0)
 
     @property

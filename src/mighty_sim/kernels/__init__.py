@@ -5,6 +5,13 @@ Kernels accept only NumPy arrays and Numba-compatible scalars, are ``@njit(cache
 :mod:`mighty_sim.engine` validate their arguments, compile the profile
 (:func:`params.compile_profile`) and call a kernel once per batch.
 
+A kernel takes at most 12 arguments (``tests/test_layout.py``): what belongs together
+travels as a tuple (a batch's row arrays, a search's work arrays, the trick as it stands,
+a contract), unpacked at the function's top, which costs nothing once compiled. One
+exception is measured, not understood: bundled in a tuple, ``loop.deal_nb.play_contract_nb``'s
+row arrays lost the writes of the ``write_result_nb`` it inlines (Numba 0.68), so they
+travel as arguments of their own there; the golden playthroughs catch such a loss.
+
 Importing this package has no effect; importing a kernel module (through :mod:`._jit`)
 points Numba's compile cache at :func:`cache_dir`.
 

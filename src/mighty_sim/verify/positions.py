@@ -62,8 +62,8 @@ def _contract(profile: RuleProfile, params: np.ndarray, rng: np.random.Generator
     s, h = np.zeros(N_S, np.int64), np.zeros(N_H, np.uint64)
     tr = np.zeros(MAX_PLAYERS * profile.deck_copies, np.int64)  # two decks: the physical
     # cards after the kinds
-    start_play_nb(s, h, tr, params, hands, discards, declarer, bid, trump, False, mode, called,
-                  request, False)
+    start_play_nb(s, h, tr, params, hands, discards, (declarer, bid, trump, False),
+                  (mode, called, request), False)
     return s, h, tr
 
 

@@ -285,9 +285,8 @@ def shuffle_deal_nb(st: np.ndarray, deck: np.ndarray, m: int, owner: np.ndarray,
 def play_attempt_nb(
     st: np.ndarray, params: np.ndarray, deck_cards: np.ndarray, dealer: int,
     first_bidder: int, policies: np.ndarray, pp: np.ndarray, row: int,
-    ri: np.ndarray, ru: np.ndarray, rf: np.ndarray, rw: np.ndarray, rh: np.ndarray,
-    record_tricks: bool, ti: np.ndarray, t_used: int, scratch_i: np.ndarray,
-    scratch_u: np.ndarray, scratch_f: np.ndarray,
+    out: tuple[np.ndarray, ...], record_tricks: bool, t_used: int,
+    scratch: tuple[np.ndarray, np.ndarray, np.ndarray],
 ) -> int:
     """Play one dealt attempt from stream ``st`` into row ``row``; returns the number of
     trick rows used after it. ``deck_cards``: the deck's cards, low to high (with two
@@ -295,6 +294,8 @@ def play_attempt_nb(
     arrays reused across attempts: int64 (5, >= max(deck size, N_S)), its row 3 the
     deck's owners (:func:`owners_nb`) and row 4 the shuffle's draws, uint64 (4, N_H),
     float64 (2, MAX_PLAYERS)."""
+    ri, ru, rf, rw, rh, ti = out
+    scratch_i, scratch_u, scratch_f = scratch
     n = params[P_PLAYERS]
     deck_size = params[P_DECK_SIZE]
     two = params[P_DECK_COPIES] == 2
@@ -329,24 +330,33 @@ def play_attempt_nb(
                        hands[H_PLANE1 + declarer], bid, trump)
     if params[P_RAISE_RULE] == RAISE_RANK_GAP:  # a raise before the blind is seen (s.3)
         bid, trump = blind_raise_decide_nb(policies[declarer], st, bid, trump, params)
-    return play_contract_nb(st, params, deck_cards[deck_size if two else 0:], hands, b0, b1,
-                            declarer, bid, trump, False, policies, pp, row, ri, ru, rf,
-                            record_tricks, ti, t_used, scratch_i, scratch_u)
+    return play_contract_nb(st, params, deck_cards[deck_size if two else 0:], hands,
+                            (b0, b1, declarer, bid, trump, var(False)), (policies, pp),
+                            (row, record_tricks, t_used), ri, ru, rf, ti,
+                            (scratch_i, scratch_u))
 
 
 @njit(cache=True)
 def play_contract_nb(
     st: np.ndarray, params: np.ndarray, kind_cards: np.ndarray, hands: np.ndarray,
-    b0: np.uint64, b1: np.uint64, declarer: int, bid: int, trump: int, fixed: bool,
-    policies: np.ndarray, pp: np.ndarray, row: int, ri: np.ndarray, ru: np.ndarray,
-    rf: np.ndarray, record_tricks: bool, ti: np.ndarray, t_used: int, scratch_i: np.ndarray,
-    scratch_u: np.ndarray,
+    contract: tuple[np.uint64, np.uint64, int, int, int, bool],
+    players: tuple[np.ndarray, np.ndarray], at: tuple[int, bool, int], ri: np.ndarray,
+    ru: np.ndarray, rf: np.ndarray, ti: np.ndarray, scratch: tuple[np.ndarray, np.ndarray],
 ) -> int:
     """From the auction's end to the settlement: exchange, contract (kept as it is when
-    ``fixed``), friend call, tricks, payouts, written into row ``row``. ``hands`` are the
-    hands before the declarer takes the blind ``b0`` (with two decks, the second deck's
-    cards at ``H_PLANE1 + seat`` and in ``b1``; else 0); ``kind_cards`` the card kinds that
-    may be called. Returns the trick rows used after it."""
+    ``fixed``), friend call, tricks, payouts, written into row ``row`` of ``ri``, ``ru``,
+    ``rf`` (and the tricks into ``ti`` after its first ``t_used`` rows, with
+    ``record_tricks``). ``contract`` is the blind ``b0`` (with two decks ``b1``, the second
+    deck's, whose cards are at ``H_PLANE1 + seat`` in ``hands``; else 0), the declarer,
+    bid, trump and ``fixed``; ``hands`` are the hands before the declarer takes the blind;
+    ``players`` the seats' policies and parameters; ``at`` is ``row``, ``record_tricks``
+    and ``t_used``; ``kind_cards`` the card kinds that may be called. Returns the trick
+    rows used after it. (The row arrays travel as arguments of their own: bundled in a
+    tuple here, the writes of the inlined ``write_result_nb`` were lost with Numba 0.68.)"""
+    b0, b1, declarer, bid, trump, fixed = contract
+    policies, pp = players
+    row, record_tricks, t_used = at
+    scratch_i, scratch_u = scratch
     n = params[P_PLAYERS]
     hand_size = params[P_HAND_SIZE]
     two = params[P_DECK_COPIES] == 2
@@ -377,8 +387,8 @@ def play_contract_nb(
     for p in range(n):
         if policies[p] == POLICY_PIMC:
             track = True
-    start_play_nb(s, h, tr, params, hands, discards, d, bid, trump, changed, mode, called,
-                  request, track)
+    start_play_nb(s, h, tr, params, hands, discards, (d, bid, trump, changed),
+                  (mode, called, request), track)
     if not track:  # random and heuristic seats only: the one-loop play
         t_used = play_tricks_nb(st, s, h, tr, policies, params, 0.0, record_tricks, ti,
                                 t_used)

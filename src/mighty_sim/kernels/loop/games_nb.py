@@ -40,6 +40,9 @@ from ..rng_nb import attempt_index_nb, below_nb, dealer_index_nb, seed_stream_nb
 from .deal_nb import owners_nb, play_attempt_nb
 from .play_nb import N_H, N_S
 
+Rows = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+"""A batch's row arrays, in this order: ``rg``, ``ri``, ``ru``, ``rf``, ``rw``, ``rh``, ``ti``."""
+
 
 @njit(cache=True)
 def next_turn_nb(params: np.ndarray, outcome: int, dealer: int, first: int, redeal_by: int,
@@ -67,8 +70,7 @@ def play_games_nb(
     seed: np.uint64, game_start: int, n_games: int, ledger: int, target: float,
     policies: np.ndarray,
     pp: np.ndarray, params: np.ndarray, deck_cards: np.ndarray, record_tricks: bool,
-    rg: np.ndarray, ri: np.ndarray, ru: np.ndarray, rf: np.ndarray, rw: np.ndarray,
-    rh: np.ndarray, ti: np.ndarray,
+    rows: Rows,
 ) -> tuple[int, int, int]:
     """Play games ``game_start .. game_start+n_games-1`` of ``ledger`` counted deals each,
     or, when ``target`` > 0, until a player's total reaches ``target`` (at most ``ledger``
@@ -76,8 +78,9 @@ def play_games_nb(
 
     Writes one row per attempt; a game that does not fit in the buffers is left out whole,
     and the call returns there. Returns (games played, rows written, trick rows written).
-    The row arrays are those of :mod:`.layout`: ``rg`` int64, ``ri`` int8, ``ru`` uint64,
-    ``rf`` float64, ``rw`` int16, each column-major; ``rh`` int16, ``ti`` int8 row-major.
+    ``rows`` holds the row arrays of :mod:`.layout` (:data:`Rows`): ``rg`` int64, ``ri``
+    int8, ``ru`` uint64, ``rf`` float64, ``rw`` int16, each column-major; ``rh`` int16,
+    ``ti`` int8 row-major.
     ``deck_cards``: the deck's cards, low to high; with two decks, its physical cards then
     the kinds that may be called. ``ru`` has ``2 * N_U`` columns with two decks.
     """
@@ -88,9 +91,7 @@ def play_games_nb(
     scratch_f = np.zeros((3, MAX_PLAYERS), np.float64)
     # the arrays stay alive in this frame while the callee, without Numba's runtime, uses them
     return _play_games_nb(seed, game_start, n_games, ledger, target, policies, pp, params,
-                          deck_cards,
-                          record_tricks, rg, ri, ru, rf, rw, rh, ti, st, scratch_i, scratch_u,
-                          scratch_f)
+                          deck_cards, record_tricks, rows, (st, scratch_i, scratch_u, scratch_f))
 
 
 @njit(cache=True, nrt=False)
@@ -98,12 +99,12 @@ def _play_games_nb(
     seed: np.uint64, game_start: int, n_games: int, ledger: int, target: float,
     policies: np.ndarray,
     pp: np.ndarray, params: np.ndarray, deck_cards: np.ndarray, record_tricks: bool,
-    rg: np.ndarray, ri: np.ndarray, ru: np.ndarray, rf: np.ndarray, rw: np.ndarray,
-    rh: np.ndarray, ti: np.ndarray, st: np.ndarray, scratch_i: np.ndarray, scratch_u: np.ndarray,
-    scratch_f: np.ndarray,
+    rows: Rows, scratch: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
 ) -> tuple[int, int, int]:
     # without Numba's runtime (see _jit), here and in every kernel called below that does
     # not allocate: no array passed in a call is reference-counted
+    rg, ri, ru, rf, rw, rh, ti = rows
+    st, scratch_i, scratch_u, scratch_f = scratch
     n = params[P_PLAYERS]
     cap = ri.shape[0]
     tcap = ti.shape[0]
@@ -137,8 +138,8 @@ def _play_games_nb(
             rg[row, G_ATTEMPT] = attempt
             rg[row, G_DEAL_IN_GAME] = played
             t_used = play_attempt_nb(st, params, deck_cards, dealer, first, policies, pp, row,
-                                     ri, ru, rf, rw, rh[h_used:], record_tricks, ti, t_used,
-                                     scratch_i, scratch_u, scratch_f)
+                                     (ri, ru, rf, rw, rh[h_used:], ti), record_tricks,
+                                     t_used, (scratch_i, scratch_u, scratch_f))
             h_used += ri[row, R_HIST_LEN]
             outcome = ri[row, R_OUTCOME]
             if outcome == OUTCOME_PLAYED:

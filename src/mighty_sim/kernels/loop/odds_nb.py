@@ -23,16 +23,18 @@ from .play_nb import N_H, N_S
 
 @njit(cache=True, nrt=True)
 def odds_nb(
-    seed: np.uint64, hand: np.uint64, blind_known: np.uint64, samples: int, trump: int,
-    params: np.ndarray, deck_cards: np.ndarray, policies: np.ndarray, pp: np.ndarray,
-    ri: np.ndarray, ru: np.ndarray, rf: np.ndarray, ti: np.ndarray, record_tricks: bool,
+    deal: tuple[np.uint64, np.uint64, np.uint64, int], trump: int, params: np.ndarray,
+    deck_cards: np.ndarray, players: tuple[np.ndarray, np.ndarray], ri: np.ndarray,
+    ru: np.ndarray, rf: np.ndarray, ti: np.ndarray, record_tricks: bool,
 ) -> None:
-    """Play ``samples`` deals of the known hand declaring ``trump`` into rows 0..samples-1.
+    """Play ``samples`` deals of the known hand declaring ``trump`` into rows 0..samples-1
+    (``deal``: the stream's seed, the hand, the blind if known and ``samples``).
 
     ``blind_known`` is 0 when the blind is unseen. The columns of :mod:`.layout`, here in
     row-major arrays and ``ri`` as int64: each strain's slice of the caller's arrays;
     with ``record_tricks``, the tricks in ``ti`` (``samples`` times the hand size rows).
     """
+    seed, hand, blind_known, samples = deal
     known = hand | blind_known
     rest = np.empty(deck_cards.shape[0], np.int64)
     m = 0
@@ -45,18 +47,20 @@ def odds_nb(
     st = np.zeros(1, np.uint64)
     scratch_i = np.zeros((4, max(deck_cards.shape[0], N_S)), np.int64)
     # the arrays stay alive in this frame while the callee, without Numba's runtime, uses them
-    _odds_samples_nb(seed, hand, blind_known, samples, trump, params, deck_cards, policies,
-                     pp, ri, ru, rf, rest, deck, scratch_u, st, scratch_i, ti, record_tricks)
+    _odds_samples_nb(deal, trump, params, deck_cards, players, (ri, ru, rf, ti), rest, deck,
+                     scratch_u, st, scratch_i, record_tricks)
 
 
 @njit(cache=True, nrt=False)
 def _odds_samples_nb(
-    seed: np.uint64, hand: np.uint64, blind_known: np.uint64, samples: int, trump: int,
-    params: np.ndarray, deck_cards: np.ndarray, policies: np.ndarray, pp: np.ndarray,
-    ri: np.ndarray, ru: np.ndarray, rf: np.ndarray, rest: np.ndarray, deck: np.ndarray,
-    scratch_u: np.ndarray, st: np.ndarray, scratch_i: np.ndarray, ti: np.ndarray,
+    deal: tuple[np.uint64, np.uint64, np.uint64, int], trump: int, params: np.ndarray,
+    deck_cards: np.ndarray, players: tuple[np.ndarray, np.ndarray],
+    rows: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], rest: np.ndarray,
+    deck: np.ndarray, scratch_u: np.ndarray, st: np.ndarray, scratch_i: np.ndarray,
     record_tricks: bool,
 ) -> None:
+    seed, hand, blind_known, samples = deal
+    ri, ru, rf, ti = rows
     n = params[P_PLAYERS]
     hand_size = params[P_HAND_SIZE]
     blind_size = params[P_BLIND_SIZE]
@@ -80,16 +84,16 @@ def _odds_samples_nb(
         for s in range(n):
             ru[k, s] = hands[s]
         ru[k, U_BLIND] = blind
-        t_used = play_contract_nb(st, params, deck_cards, hands, blind, np.uint64(0), 0,
-                                  params[P_MIN_BID], trump, True, policies, pp, k, ri, ru, rf,
-                                  record_tricks, ti, t_used,
-                                  scratch_i, scratch_u)
+        t_used = play_contract_nb(st, params, deck_cards, hands,
+                                  (blind, np.uint64(0), var(0), params[P_MIN_BID], trump,
+                                   var(True)), players, (k, record_tricks, t_used), ri, ru,
+                                  rf, ti, (scratch_i, scratch_u))
 
 
 @njit(cache=True, parallel=True)
 def odds_strains_nb(
     seed: np.uint64, hand: np.uint64, blind_known: np.uint64, samples: int,
-    params: np.ndarray, deck_cards: np.ndarray, policies: np.ndarray, pp: np.ndarray,
+    params: np.ndarray, deck_cards: np.ndarray, players: tuple[np.ndarray, np.ndarray],
     ri: np.ndarray, ru: np.ndarray, rf: np.ndarray, ti: np.ndarray, record_tricks: bool,
 ) -> None:
     """:func:`odds_nb` for every strain t (0..4) into ``ri[t]``, ``ru[t]``, ``rf[t]``
@@ -98,5 +102,5 @@ def odds_strains_nb(
     for t in prange(ri.shape[0]):
         # the index as an int64: Numba types it int64, then uint64 once the loop runs in
         # parallel, and passed as it is each type compiled the whole play again
-        odds_nb(seed, hand, blind_known, samples, int(np.int64(t)), params, deck_cards, policies,
-                pp, ri[t], ru[t], rf[t], ti[t], record_tricks)
+        odds_nb((seed, hand, blind_known, samples), int(np.int64(t)), params, deck_cards,
+                players, ri[t], ru[t], rf[t], ti[t], record_tricks)

@@ -96,13 +96,15 @@ TR_PHYSICAL = MAX_PLAYERS
 @njit(cache=True)
 def start_play_nb(
     s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarray, hands: np.ndarray,
-    discards: np.uint64, declarer: int, bid: int, trump: int, changed: bool,
-    mode: int, called: int, request: int, track: bool,
+    discards: np.uint64, contract: tuple[int, int, int, bool],
+    friend_call: tuple[int, int, int], track: bool,
 ) -> None:
     """Set up the play of a contract: ``hands`` after the exchange (with two decks, the
     second deck's cards at ``H_PLANE1 + seat``), the friend found from the called card
     (s.2.3; with two decks, only whether another seat holds a copy), the declarer to lead
     the first trick."""
+    declarer, bid, trump, changed = contract
+    mode, called, request = friend_call
     n = params[P_PLAYERS]
     two = params[P_DECK_COPIES] == 2
     for p in range(MAX_PLAYERS):
@@ -248,9 +250,10 @@ def play_until_nb(
         declarer, friend = s[S_DECLARER], s[S_FRIEND]
         partners = partners_of_nb(seat, n, declarer, friend, s[S_REVEALED] == 1, s[S_KIND])
         card, suit, demand = play_decide_nb(
-            policy, st, seat, hand, legal, tr, k, s[S_LEADER], s[S_TRUMP], trick_no,
-            s[S_JOKER_SUIT], s[S_DEMANDED] == 1, demand_card, partners,
-            seat == declarer or seat == friend, h[H_SEEN], n, params, -1)
+            policy, st, seat, hand, legal,
+            (tr, k, s[S_LEADER], s[S_TRUMP], trick_no, s[S_JOKER_SUIT], s[S_DEMANDED] == 1,
+             demand_card), partners, seat == declarer or seat == friend, h[H_SEEN], n,
+            params, -1)
         if s[S_DECKS] == 2:
             card = copy_of_nb(h[seat], h[H_PLANE1 + seat], card)
         if k + 1 < n and s[S_TRACK] == 0:  # mid-trick: no trick to close, no inference

@@ -172,13 +172,15 @@ def legal_cards_nb(r: TrickRules, hand: np.uint64, k: int, trick_no: int, reques
 
 @njit(cache=True, inline="always")
 def trick_after_nb(r: TrickRules, tr: np.ndarray, k: int, named: int, demand: bool,
-                   suit: int, win: int, power: bool, trump: int, trick_no: int,
-                   joker_suit: int, demanded: bool, params: np.ndarray
+                   state: tuple[int, int, bool], trump: int, trick_no: int,
+                   lead: tuple[int, bool], params: np.ndarray
                    ) -> tuple[int, int, bool]:
     """The trick's running state after its ``k``-th card ``tr[k]`` (naming ``named`` and
-    demanding ``demand`` when led): (the suit to follow, the index of the card winning
-    so far, whether a joker in the trick has power). ``joker_suit`` and ``demanded``
-    are the lead's."""
+    demanding ``demand`` when led), from the ``state`` before it: (the suit to follow,
+    the index of the card winning so far, whether a joker in the trick has power).
+    ``lead`` is the lead's named suit and demand."""
+    suit, win, power = state
+    joker_suit, demanded = lead
     card = tr[k]
     powered_lead = not in_tricks_nb(r.joker_powerless, trick_no)
     if k == 0:
@@ -331,9 +333,10 @@ def play_tricks_nb(
                 named, demand = -1, False
             else:  # the heuristic, which draws nothing
                 card, named, demand = play_decide_nb(
-                    policies[seat], st, seat, hand, legal, tr, k, leader, trump, trick_no,
-                    joker_suit, demanded, demand_card, (partners >> (8 * seat)) & 0xFF,
-                    seat == declarer or seat == friend, seen, n, params, win)
+                    policies[seat], st, seat, hand, legal,
+                    (tr, k, leader, trump, trick_no, joker_suit, demanded, demand_card),
+                    (partners >> (8 * seat)) & 0xFF, seat == declarer or seat == friend,
+                    seen, n, params, win)
             # -- the card into the trick (play_nb.place_card_nb) -----------------------------
             if two:
                 copy = copy_of_nb(h[seat], h[H_PLANE1 + seat], card)
@@ -356,9 +359,9 @@ def play_tricks_nb(
                 demanded = demand
                 if seat == friend:
                     friend_has_led = True
-            suit, win, joker_power = trick_after_nb(r, tr, k, named, demand, suit, win,
-                                                    joker_power, trump, trick_no, joker_suit,
-                                                    demanded, params)
+            suit, win, joker_power = trick_after_nb(r, tr, k, named, demand,
+                                                    (suit, win, joker_power), trump, trick_no,
+                                                    (joker_suit, demanded), params)
             seat += 1
             if seat == n:
                 seat = 0

@@ -176,8 +176,8 @@ def pimc_decide_nb(
     tr2 = tr.copy()
     ti = np.zeros((1, N_T), np.int8)
     heuristic = np.full(MAX_PLAYERS, POLICY_HEURISTIC, np.int64)
-    _values_nb(pp_row, st, s, h, tr, seat, params, mc, ms, md, nm, values, w, sw, hw, s2, h2,
-               tr2, ti, heuristic)
+    _values_nb(pp_row, st, (s, h, tr), seat, params, (mc, ms, md, nm), values,
+               (w, sw, hw, s2, h2, tr2, ti), heuristic)
     best = 0
     for i in range(1, nm):
         if values[i] > values[best]:
@@ -187,14 +187,17 @@ def pimc_decide_nb(
 
 @njit(cache=True, nrt=False)
 def _values_nb(
-    pp_row: np.ndarray, st: np.ndarray, s: np.ndarray, h: np.ndarray, tr: np.ndarray,
-    seat: int, params: np.ndarray, mc: np.ndarray, ms: np.ndarray, md: np.ndarray, nm: int,
-    values: np.ndarray, w: np.ndarray, sw: np.ndarray, hw: np.ndarray, s2: np.ndarray,
-    h2: np.ndarray, tr2: np.ndarray, ti: np.ndarray, heuristic: np.ndarray,
+    pp_row: np.ndarray, st: np.ndarray, state: tuple[np.ndarray, np.ndarray, np.ndarray],
+    seat: int, params: np.ndarray, moves: tuple[np.ndarray, np.ndarray, np.ndarray, int],
+    values: np.ndarray, work: tuple[np.ndarray, ...], heuristic: np.ndarray,
 ) -> None:
-    """Add up each of the ``nm`` moves' payouts over the worlds and rollouts into
-    ``values`` (steps 1 and 2 of the module docstring); the other arrays are
-    :func:`pimc_decide_nb`'s work arrays, which it keeps alive."""
+    """Add up each move's payouts over the worlds and rollouts into ``values`` (steps 1
+    and 2 of the module docstring): ``state`` the play state (``s``, ``h``, ``tr``),
+    ``moves`` the moves (cards, suits, demands, how many); ``work`` the other arrays,
+    :func:`pimc_decide_nb`'s, which it keeps alive."""
+    s, h, tr = state
+    mc, ms, md, nm = moves
+    w, sw, hw, s2, h2, tr2, ti = work
     worlds = max(1, int(pp_row[PP_WORLDS]))
     rollouts = max(1, int(pp_row[PP_ROLLOUTS]))
     noise = pp_row[PP_NOISE]

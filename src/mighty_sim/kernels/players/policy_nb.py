@@ -515,17 +515,19 @@ def random_play_nb(st: np.ndarray, legal: np.uint64, powered_lead: bool,
 @njit(cache=True)
 def play_decide_nb(
     policy: int, st: np.ndarray, seat: int, hand: np.uint64, legal: np.uint64,
-    trick: np.ndarray, n_played: int, leader: int, trump: int, trick_no: int,
-    joker_suit: int, demanded: bool, demand_card: int, partner_mask: int,
+    at: tuple[np.ndarray, int, int, int, int, int, bool, int], partner_mask: int,
     declarer_side: bool, seen: np.uint64, players: int, params: np.ndarray, win_idx: int,
 ) -> tuple[int, int, bool]:
     """(card, joker suit named or -1, demand) for the seat to play.
 
-    ``demand_card`` is the card that, led now, may demand the joker (-1 if none);
+    ``at`` is the trick as it stands: its cards (``trick``), how many are played, the
+    leader, trump, the trick's number, the suit a led joker named, whether the joker was
+    demanded, and ``demand_card``, the card that, led now, may demand the joker (-1 if none);
     ``partner_mask`` has bit s set for each seat known to be on this seat's side;
     ``seen`` is every card played before this trick; ``win_idx`` the index in ``trick``
     of the card winning it so far when the caller knows it, else -1.
     """
+    trick, n_played, leader, trump, trick_no, joker_suit, demanded, demand_card = at
     powered_lead = not in_tricks_nb(params[P_JOKER_POWERLESS], trick_no)
     if policy == POLICY_RANDOM:
         return random_play_nb(st, legal, n_played == 0 and powered_lead, demand_card)

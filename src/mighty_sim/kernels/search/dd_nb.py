@@ -53,6 +53,7 @@ from .dd_solve_nb import USE_ORDER as USE_ORDER
 from .dd_solve_nb import USE_PRUNING as USE_PRUNING
 from .dd_solve_nb import USE_RANKS as USE_RANKS
 from .dd_solve_nb import USE_TABLE as USE_TABLE
+from .dd_solve_nb import Work as Work
 from .dd_solve_nb import follower_wins_nb as follower_wins_nb
 from .dd_table_nb import WAYS
 
@@ -81,9 +82,6 @@ and the side holds two seats of five), and one search that reaches it ends. On
 heuristic-played `standard` deals, against starting from what the players took: 1.2
 times fewer positions from trick 5 (400 deals), 1.4 from trick 3 (40), and on whole
 deals 2.3 at the median and 1.7 in all (85 deals)."""
-Work = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-             np.ndarray]
-"""A search's arrays (:func:`work_nb`): the table, then the plies' work space."""
 USE_ALL = (USE_PRUNING | USE_TABLE | USE_BOUNDS | USE_EQUALS | USE_ORDER | USE_LAST
            | USE_DECIDED | USE_RANKS)
 """Every part of the search (:mod:`.dd_solve_nb`'s ``USE_*`` bits)."""
@@ -231,9 +229,8 @@ def dd_window_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.ndarra
     if side_of_nb(s) < 0:
         return -1
     bits = table_bits_nb(s, h) if uses & USE_TABLE else 0
-    tt, fs, hd, tc, moves, frame, keys = work_nb(bits)
-    return solve_nb(s, h, tr, params, side_of_nb(s), uses, nodes, tt, bits, fs, hd, tc,
-                    moves, frame, keys, lo, hi, np.uint64(0), var(0))
+    return solve_nb((s, h, tr), params, side_of_nb(s), uses, nodes, work_nb(bits), bits,
+                    lo, hi, np.uint64(0), var(0))
 
 
 @njit(cache=True)
@@ -279,19 +276,20 @@ def dd_target_uses_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.n
     side = side_of_nb(s)
     if side < 0:
         return -1
-    tt, fs, hd, tc, moves, frame, keys = work
+    tt = work[0]
     bits = table_bits_nb(s, h)
     while (1 << bits) > tt.shape[0]:  # a smaller table than the position asks for
         bits -= 1
     tag = np.uint64(solve) + np.uint64(1)  # never 0, a fresh table's
+    fs, hd, tc = work[1], work[2], work[3]
     load_nb(s, h, tr, params, side, fs[0], hd[0], tc[0])
     lower, upper = range_nb(fs[0], hd[0], s[S_N], params)  # the value lies in [lower, upper]
     lower, upper = max(lower, lo), min(upper, hi)
     g = guess
     while lower < upper:
         target = min(max(g, lower + 1), upper)
-        g = solve_nb(s, h, tr, params, side, uses, nodes, tt, bits, fs, hd, tc, moves,
-                     frame, keys, target - 1, target, tag, limit)
+        g = solve_nb((s, h, tr), params, side, uses, nodes, work, bits, target - 1, target,
+                     tag, limit)
         if g == GAVE_UP:
             return GAVE_UP
         if g < target:  # at most g

@@ -109,6 +109,11 @@ GAVE_UP = -(1 << 22)
 """What a search returns when it ends at its limit of positions, unanswered."""
 
 
+Work = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+             np.ndarray]
+"""A search's arrays (:func:`.dd_nb.work_nb`): the table, then the plies' work space."""
+
+
 @njit(cache=True, inline="always")
 def move_code_nb(card: int, suit: int, demand: int) -> int:
     """A move as one number: the card, the suit named for a joker led, the demand."""
@@ -202,12 +207,12 @@ def range_nb(f: np.ndarray, hp: np.ndarray, n: int, params: np.ndarray) -> tuple
 
 
 @njit(cache=True)
-def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray,
-             side: int, uses: int, nodes: np.ndarray, tt: np.ndarray, bits: int,
-             fs: np.ndarray, hd: np.ndarray, tc: np.ndarray, moves: np.ndarray,
-             frame: np.ndarray, keys: np.ndarray,
+def solve_nb(pos: tuple[np.ndarray, np.ndarray, np.ndarray], params: np.ndarray,
+             side: int, uses: int, nodes: np.ndarray, work: Work, bits: int,
              lo: int, hi: int, tag: np.uint64, limit: int) -> int:
-    """The side's final count from a play state: fail-soft alpha-beta with the parts of
+    """The side's final count from a play state ``pos`` (``s``, ``h``, ``tr``) in the
+    search arrays ``work`` (``tt``, ``fs``, ``hd``, ``tc``, ``moves``, ``frame``,
+    ``keys``, :func:`.dd_nb.work_nb`): fail-soft alpha-beta with the parts of
     the search ``uses`` names, every line with none (:func:`.dd_nb.dd_window_nb` and
     the rest describe the search); :data:`GAVE_UP` as soon as ``nodes[0]`` passes
     ``limit`` > 0 (the table then holds only what searches ended, which stays true).
@@ -219,6 +224,8 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
     ply's table key and the cards that decided its value): Numba's cache
     does not reload recursive functions. Every array is the caller's and borrowed
     (:mod:`.borrow_nb`): the views taken a ply are not reference-counted."""
+    s0, h0, tr0 = pos
+    tt, fs, hd, tc, moves, frame, keys = work
     s0, h0, tr0, params, nodes = borrow(s0), borrow(h0), borrow(tr0), borrow(params), \
         borrow(nodes)
     tt, keys = borrow(tt), borrow(keys)
@@ -282,9 +289,9 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
             if known:  # the play is over
                 value = taken
             elif uses & USE_LAST and k == 0 and trick_no == hand_size:
-                value, marks[d] = _last_trick_nb(f, hp, tc[d + 1], n, side, taken,
+                value, marks[d] = _last_trick_nb((f, hp, tc[d + 1]), n, side, taken,
                                                  by_tricks, r, hunter, trump, params,
-                                                 mc[d], ms[d], md[d], ranks)
+                                                 (mc[d], ms[d], md[d]), ranks)
                 known = True
             elif uses & USE_BOUNDS:  # what the side can still gain or lose bounds the value
                 if k == 0 or d == 0:  # within a trick nothing is taken: the ply before's
@@ -351,8 +358,8 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
                 ours[d] = mine
                 # -- their order -----------------------------------------------------------
                 if uses & USE_ORDER:
-                    _order_nb(hp, tp, f, seat, side, n, mine, trump, mighty, r.late_power,
-                              powered_lead, params, mc[d], count, mo[d], sc)
+                    _order_nb((hp, tp, f), seat, side, n, mine, trump, mighty,
+                              (r.late_power, powered_lead), params, (mc[d], count), mo[d], sc)
                     if k == 0 and killer[d] >= 0:
                         _first_nb(mc[d], ms[d], md[d], mo[d], count, killer[d])
                 else:
@@ -378,8 +385,8 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
         nxt[d] += 1
         if nxt[d] < nm[d] and not (prune and alpha[d] >= beta[d]):
             i = mo[d, nxt[d]]
-            _play_nb(fs[d], hd[d], tc[d], fs[d + 1], hd[d + 1], tc[d + 1], n, mc[d, i],
-                     ms[d, i], md[d, i] == 1, side, friend, trump, r, params)
+            _play_nb((fs[d], hd[d], tc[d]), (fs[d + 1], hd[d + 1], tc[d + 1]), n,
+                     (mc[d, i], ms[d, i], md[d, i] == 1), side, friend, trump, r, params)
             tmark[d + 1] = _NONE
             if ranks and fs[d, F_K] == n - 1:  # the move ended the trick: by a rank?
                 win = fs[d + 1, F_LEADER] - fs[d, F_LEADER]
@@ -413,12 +420,16 @@ def solve_nb(s0: np.ndarray, h0: np.ndarray, tr0: np.ndarray, params: np.ndarray
 
 
 @njit(cache=True, inline="always")
-def _play_nb(f: np.ndarray, hp: np.ndarray, tp: np.ndarray, g: np.ndarray, hq: np.ndarray,
-             tq: np.ndarray, n: int, card: int, named: int, demand: bool, side: int,
-             friend: int, trump: int, r: TrickRules, params: np.ndarray) -> None:
-    """Ply ``g``/``hq``/``tq``: ply ``f``/``hp``/``tp`` after ``card`` is played (naming
-    ``named`` for a joker led, ``demand`` for the hunter led), as
+def _play_nb(frm: tuple[np.ndarray, np.ndarray, np.ndarray],
+             to: tuple[np.ndarray, np.ndarray, np.ndarray], n: int,
+             move: tuple[int, int, bool], side: int, friend: int, trump: int,
+             r: TrickRules, params: np.ndarray) -> None:
+    """Ply ``to`` (``g``/``hq``/``tq``): ply ``frm`` (``f``/``hp``/``tp``) after ``move``'s
+    card is played (naming ``named`` for a joker led, ``demand`` for the hunter led), as
     :func:`.tricks_nb.play_tricks_nb` places a card and closes a trick."""
+    f, hp, tp = frm
+    g, hq, tq = to
+    card, named, demand = move
     g[:N_F] = f[:N_F]
     for p in range(n):
         hq[p] = hp[p]
@@ -440,9 +451,10 @@ def _play_nb(f: np.ndarray, hp: np.ndarray, tp: np.ndarray, g: np.ndarray, hq: n
         g[F_DEMANDED] = 1 if demand else 0
         if seat == friend:
             g[F_FRIEND_HAS_LED] = 1
-    suit, win, power = trick_after_nb(r, tq, k, named, demand, f[F_SUIT], f[F_WIN],
-                                      f[F_POWER] == 1, trump, f[F_TRICK_NO],
-                                      g[F_JOKER_SUIT], g[F_DEMANDED] == 1, params)
+    suit, win, power = trick_after_nb(r, tq, k, named, demand,
+                                      (f[F_SUIT], f[F_WIN], f[F_POWER] == 1), trump,
+                                      f[F_TRICK_NO], (g[F_JOKER_SUIT], g[F_DEMANDED] == 1),
+                                      params)
     if k + 1 < n:
         g[F_SUIT], g[F_WIN], g[F_POWER] = suit, win, 1 if power else 0
         g[F_K] = k + 1
@@ -522,15 +534,17 @@ def _decided_nb(f: np.ndarray, hp: np.ndarray, tp: np.ndarray, n: int, side: int
 
 
 @njit(cache=True, inline="always")
-def _last_trick_nb(f: np.ndarray, hp: np.ndarray, tq: np.ndarray, n: int, side: int,
+def _last_trick_nb(pos: tuple[np.ndarray, np.ndarray, np.ndarray], n: int, side: int,
                    taken: int, by_tricks: bool, r: TrickRules, hunter: int, trump: int,
-                   params: np.ndarray, mc: np.ndarray, ms: np.ndarray, md: np.ndarray,
+                   params: np.ndarray, moves: tuple[np.ndarray, np.ndarray, np.ndarray],
                    ranks: bool) -> tuple[int, np.uint64]:
     """The side's final count from the start of the last trick (one card a hand, so
     every follower's card is forced): the leader's best choice of a suit named for a
     joker and of a demand, each played out card by card (``tq`` work space); and, for a
     search whose entries name cards (``ranks``), the cards whose rank decided a way it
     went (:func:`.dd_table_nb.trick_mark_nb`)."""
+    f, hp, tq = pos
+    mc, ms, md = moves
     trick_no = f[F_TRICK_NO]
     leader = f[F_LEADER]
     powered_lead = not in_tricks_nb(r.joker_powerless, trick_no)
@@ -544,8 +558,9 @@ def _last_trick_nb(f: np.ndarray, hp: np.ndarray, tq: np.ndarray, n: int, side: 
         tq[0] = mc[i]
         named, demand = ms[i], md[i] == 1
         points = 1 if is_point_nb(mc[i]) else 0
-        suit, win, power = trick_after_nb(r, tq, 0, named, demand, -1, 0, powered_lead,
-                                          trump, trick_no, named, demand, params)
+        suit, win, power = trick_after_nb(r, tq, 0, named, demand,
+                                          (var(-1), var(0), powered_lead), trump, trick_no,
+                                          (named, demand), params)
         seat = leader
         for k in range(1, n):
             seat += 1
@@ -555,8 +570,8 @@ def _last_trick_nb(f: np.ndarray, hp: np.ndarray, tq: np.ndarray, n: int, side: 
             tq[k] = c
             if is_point_nb(c):
                 points += 1
-            suit, win, power = trick_after_nb(r, tq, k, -1, False, suit, win, power,
-                                              trump, trick_no, named, demand, params)
+            suit, win, power = trick_after_nb(r, tq, k, -1, False, (suit, win, power),
+                                              trump, trick_no, (named, demand), params)
         winner = leader + win
         if winner >= n:
             winner -= n
@@ -575,9 +590,9 @@ def _last_trick_nb(f: np.ndarray, hp: np.ndarray, tq: np.ndarray, n: int, side: 
 
 
 @njit(cache=True, inline="always")
-def _order_nb(hp: np.ndarray, tp: np.ndarray, f: np.ndarray, seat: int, side: int, n: int,
-              mine: int, trump: int, mighty: int, late_power: bool, powered_lead: bool,
-              params: np.ndarray, mc: np.ndarray, nm: int, order: np.ndarray,
+def _order_nb(pos: tuple[np.ndarray, np.ndarray, np.ndarray], seat: int, side: int, n: int,
+              mine: int, trump: int, mighty: int, flags: tuple[bool, bool],
+              params: np.ndarray, moves: tuple[np.ndarray, int], order: np.ndarray,
               sc: np.ndarray) -> None:
     """``order[:nm]``: the moves ``mc[:nm]`` of ``seat`` in the order they are searched,
     the likeliest to cut first. A lead: Mighty and the joker, then cards no other hand
@@ -589,6 +604,9 @@ def _order_nb(hp: np.ndarray, tp: np.ndarray, f: np.ndarray, seat: int, side: in
     cheapest first and points last. (Measured against high cards first on random and
     played positions of 6 and 7 tricks left: 25-45% fewer positions in all.) ``sc`` is
     work space for the moves' scores."""
+    hp, tp, f = pos
+    late_power, powered_lead = flags
+    mc, nm = moves
     k = f[F_K]
     others = _NONE  # a lead's: the cards of the other hands, of the partners'
     partner = _NONE
@@ -693,9 +711,9 @@ def follower_wins_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, params: np.nd
     load_nb(start, hands, tr, params, var(0), f[0], hd[0], tc[0])
     r = trick_rules_nb(params, trump, s[S_HUNTER])
     for i in range(k):
-        _play_nb(f[0], hd[0], tc[0], f[1], hd[1], tc[1], n, tr[i],
-                 s[S_JOKER_SUIT] if i == 0 else -1, i == 0 and s[S_DEMANDED] == 1, 0,
-                 s[S_FRIEND], trump, r, params)
+        _play_nb((f[0], hd[0], tc[0]), (f[1], hd[1], tc[1]), n,
+                 (tr[i], s[S_JOKER_SUIT] if i == 0 else var(-1),
+                  i == 0 and s[S_DEMANDED] == 1), var(0), s[S_FRIEND], trump, r, params)
         f[0, :] = f[1]
         hd[0, :] = hd[1]
         tc[0, :] = tc[1]

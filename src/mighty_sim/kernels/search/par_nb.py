@@ -88,9 +88,9 @@ def recorded_position_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, r: int,
     discards = ru[r, U_DISCARDS]
     hands[declarer] = (hands[declarer] | ru[r, U_BLIND]) & ~discards
     mode = int(ri[r, R_FRIEND_MODE])
-    start_play_nb(s, h, tr, params, hands, discards, declarer, int(ri[r, R_BID]),
-                  int(ri[r, R_TRUMP]), ri[r, R_TRUMP_CHANGED] == 1, mode,
-                  int(ri[r, R_FRIEND_CARD]), int(ri[r, R_LEAD_REQUEST]), False)
+    start_play_nb(s, h, tr, params, hands, discards,
+                  (declarer, int(ri[r, R_BID]), int(ri[r, R_TRUMP]), ri[r, R_TRUMP_CHANGED] == 1),
+                  (mode, int(ri[r, R_FRIEND_CARD]), int(ri[r, R_LEAD_REQUEST])), False)
     start = max(from_trick, 2) if mode == MODE_FIRST_TRICK else from_trick
     scratch = np.zeros((1, ti.shape[1]), np.int8)
     while s[S_TRICK_NO] < start:
@@ -122,9 +122,8 @@ def par_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarray,
     from the start of trick ``from_trick`` (:func:`recorded_position_nb`), -1 for a deal
     not played; ``out[r, PAR_MATCH]`` 1 when the whole recorded play replays to the
     recorded result."""
-    par_rows_nb(ri, ru, ti, params, from_trick, var(0), ri.shape[0], var(-1),
-                var(1 << 30), out, var(0),
-                work_nb(par_bits_nb(params, from_trick)), var(0))
+    par_rows_nb((ri, ru, ti), params, from_trick, var(0), ri.shape[0], var(-1),
+                var(1 << 30), out, var(0), work_nb(par_bits_nb(params, from_trick)), var(0))
 
 
 @njit(cache=True)
@@ -135,10 +134,11 @@ def par_bits_nb(params: np.ndarray, from_trick: int) -> int:
 
 
 @njit(cache=True, nogil=True, nrt=True)
-def par_rows_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarray,
+def par_rows_nb(rows: tuple[np.ndarray, np.ndarray, np.ndarray], params: np.ndarray,
                 from_trick: int, r0: int, r1: int, lo: int, hi: int, out: np.ndarray,
                 limit: int, work: Work, solve0: int) -> None:
-    """:func:`par_nb` for rows ``r0 .. r1-1`` (``out`` rows the same), each par found
+    """:func:`par_nb` for rows ``r0 .. r1-1`` of ``rows`` (``ri``, ``ru``, ``ti``; ``out``
+    rows the same), each par found
     only as far as ``lo`` and ``hi`` tell success from failure (:func:`.dd_nb.dd_target_nb`):
     ``lo`` for a par of at most ``lo``, at least ``hi`` for one of at least ``hi``, the
     par itself between. Whether a bid from ``lo + 1`` to ``hi`` makes needs no more, and
@@ -150,6 +150,7 @@ def par_rows_nb(ri: np.ndarray, ru: np.ndarray, ti: np.ndarray, params: np.ndarr
     gives each batch a ``solve0`` past the numbers of those before (at least their
     rows), so that no entry of another deal answers. Releases the GIL: threads may
     solve row ranges side by side, each in its own arrays."""
+    ri, ru, ti = rows
     n = params[P_PLAYERS]
     first = first_tricks_nb(ri, params[P_HAND_SIZE])
     s = np.zeros(N_S, np.int64)
