@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -137,13 +138,24 @@ class RunState:
                 f"`mighty-sim simulate ... --out {self.path} --resume`")
 
 
+_HASHED: dict[tuple[str, int, int, int], str] = {}
+"""The hashes this process has taken, by file and its (inode, size, modification time):
+a command reads a run through several calls of :func:`open_run`, which hash its files
+once, and again only a file that changed."""
+
+
 def file_sha256(path: Path) -> str:
-    """The SHA-256 of a file's bytes, read a MiB at a time."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        while chunk := f.read(1 << 20):
-            digest.update(chunk)
-    return digest.hexdigest()
+    """The SHA-256 of a file's bytes, read a MiB at a time (once a process for a file
+    that does not change)."""
+    info = os.stat(path)
+    key = (os.path.abspath(path), info.st_ino, info.st_size, info.st_mtime_ns)
+    if key not in _HASHED:
+        digest = hashlib.sha256()
+        with open(path, "rb") as f:
+            while chunk := f.read(1 << 20):
+                digest.update(chunk)
+        _HASHED[key] = digest.hexdigest()
+    return _HASHED[key]
 
 
 def shard_problem(path: Path, config: RunConfig, shard: int,
