@@ -571,7 +571,8 @@ def test_a_second_writer_is_refused(runs: dict[str, Path], tmp_path: Path) -> No
 @pytest.mark.parametrize("use", ["profile", "player"])
 def test_profile_and_player_files_are_bounded(tmp_path: Path, make: str, use: str) -> None:
     """(6) A profile or player file must be a regular file under 1 MiB: a device, a pipe
-    or a folder is refused at once, without reading it."""
+    or a folder is refused without reading it (reading /dev/zero or the pipe would not
+    end)."""
     path = {"device": Path("/dev/zero"), "fifo": tmp_path / "pipe",
             "folder": tmp_path, "too-big": tmp_path / "big.toml"}[make]
     if make == "fifo":
@@ -580,16 +581,13 @@ def test_profile_and_player_files_are_bounded(tmp_path: Path, make: str, use: st
         path.write_text("# " + "x" * (1 << 20) + "\n")
     args = (["rules", "show", str(path)] if use == "profile" else
             ["duel", "--players", f"heuristic@{path}", "--players", "heuristic", "--deals", "10"])
-    t0 = time.monotonic()
     code, _, err = cli(*args)
     assert_one_line_error(code, err, str(path))
-    assert time.monotonic() - t0 < 10
 
 
 def test_absurd_sizes_are_refused_at_once(runs: dict[str, Path], tmp_path: Path) -> None:
     """(7) Sizes that would loop over billions of shards are refused before any loop: on
     the command line, and in a run file."""
-    t0 = time.monotonic()
     code, _, err = cli("simulate", "--deals", "10000000000", "--shard-games", "1",
                        "--out", str(tmp_path / "huge"))
     assert_one_line_error(code, err, "shard_games", "at most 100,000")
@@ -601,7 +599,6 @@ def test_absurd_sizes_are_refused_at_once(runs: dict[str, Path], tmp_path: Path)
     for reader in READERS[:1] + READERS[3:]:
         code, _, err = cli(*reader[1](run, tmp_path))
         assert_one_line_error(code, err, str(run / "_run.json"))
-    assert time.monotonic() - t0 < 60
 
 
 @pytest.mark.parametrize("content,needle", [
