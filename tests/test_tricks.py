@@ -19,7 +19,7 @@ from mighty_sim.kernels.loop.tricks_nb import play_tricks_nb
 from mighty_sim.kernels.params import (
     compile_profile,
 )
-from mighty_sim.kernels.players.policy_nb import winners_apply_nb, winners_nb
+from mighty_sim.kernels.players.play_policy_nb import winners_apply_nb, winners_nb
 from mighty_sim.kernels.rng_nb import seed_stream_nb
 from mighty_sim.kernels.rules.rules_nb import (
     JOKER_BIT,

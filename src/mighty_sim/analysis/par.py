@@ -34,7 +34,7 @@ import pyarrow.parquet as pq
 from ..dataset.config import RunConfig
 from ..dataset.integrity import PACKED_PARTS, PAR_FILE, PAR_PARTS, open_run
 from ..dataset.schema import deal_id
-from ..engine.batch import Batch, play_batch
+from ..engine.batch import play_batch
 from ..files import written_whole
 from ..rules.profile import TRUMPS, RuleProfile
 from ..workers import run_polled
@@ -426,22 +426,6 @@ def par_table(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
         "seconds": pa.array(cols["seconds"], mask=np.isnan(cols["seconds"])),
         "search": cols["search"],
     })
-
-
-def trick_pars(batch: Batch, row: int, profile: RuleProfile, from_trick: int
-               ) -> dict[int, int]:
-    """Row ``row`` of ``batch`` (played, recorded with tricks): the par at the start of
-    each trick from ``from_trick`` on (trick 2 at the earliest in first-trick friend
-    mode), by trick number."""
-    from ..engine.search import TOP, recorded_positions, solve_position, trick_arrays
-
-    work = trick_arrays(profile, from_trick)  # one table, a solve number a trick
-    pars: dict[int, int] = {}
-    guess = TOP  # searched from the top, then from the par a trick before
-    for pos in recorded_positions(batch, row, profile, from_trick):
-        guess = solve_position(pos, guess=guess, work=work, solve=pos.trick_no).value
-        pars[pos.trick_no] = guess
-    return pars
 
 
 def _config_key(config: RunConfig) -> bytes:

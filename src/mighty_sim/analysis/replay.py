@@ -22,9 +22,9 @@ from ..rules.cards import format_cards
 def describe_deal(dataset: Path, deal_id: int, par_from: int | None = None,
                   before_search: Callable[[], None] | None = None) -> str:
     """Readable text of one recorded deal; with ``par_from``, the double-dummy par of
-    the declarer's side at the start of each trick from that one on
-    (:func:`~mighty_sim.analysis.par.trick_pars`), ``before_search`` called first (once
-    every argument is found good)."""
+    the declarer's side at the start of each trick from that one on and each card's
+    cost against it (:func:`~mighty_sim.engine.search.card_costs`), ``before_search``
+    called first (once every argument is found good)."""
     state = inspect_run(dataset)
     config = state.config
     if par_from is not None:  # told before the deal is played again
@@ -87,20 +87,36 @@ def describe_deal(dataset: Path, deal_id: int, par_from: int | None = None,
     lines.append(f"friend: {friend} -> {row['friend_kind']}"
                  + (f", seat {seat}" if seat is not None else ""))
     pars: dict[int, int] = {}
+    costs = np.full((config.profile.hand_size, n), -1)
     if par_from is not None:
-        from .par import trick_pars
+        from ..engine.search import card_costs
 
         index = int(np.flatnonzero(pc.equal(rows.column("deal_id"), deal_id)
                                    .to_numpy(zero_copy_only=False))[0])
         if before_search is not None:
             before_search()
-        pars = trick_pars(batch, index, config.profile, par_from)
+        measured = card_costs(batch, config.profile, par_from, range(index, index + 1))
+        costs = measured.costs[index, :, :n].astype(int)
+        par = int(measured.pars[index])
+        ours = {row["declarer"], row["friend_seat"]}
+        for t in tricks:  # the par at each trick's start, from the costs of the cards
+            if costs[t["trick"] - 1, 0] < 0:
+                continue
+            pars[t["trick"]] = par
+            for k in range(n):
+                cost = costs[t["trick"] - 1, k]
+                par += -cost if (t["leader"] + k) % n in ours else cost
+    if pars:
+        lines.append("  (each card's cost against the par in brackets: the points it "
+                     "gave away, best play on both sides and every hand seen)")
     for t in tricks:
         if t["trick"] in pars:
             lines.append(f"  par at trick {t['trick']}: the declarer side ends with "
                          f"{pars[t['trick']]} against best play")
         order = [(t["leader"] + k) % n for k in range(n)]
-        cards = "  ".join(f"{s}:{c}" for s, c in zip(order, t["cards"], strict=True))
+        marks = [f"({-c})" if c > 0 else "" for c in costs[t["trick"] - 1]]
+        cards = "  ".join(f"{s}:{c}{m}" for s, c, m in zip(order, t["cards"], marks,
+                                                          strict=True))
         extra = ""
         if t["joker_suit"]:
             extra += f" (joker names {t['joker_suit']})"

@@ -24,6 +24,7 @@ from ..dataset.integrity import open_run
 from ..dataset.schema import SEAT_LISTS
 from ..rules.profile import RuleProfile
 from ..rules.weak import weak_deal_probability, weak_hand_probability
+from .card_costs import card_costs_by_trick, card_costs_table, read_card_costs
 from .par import card_play, read_par
 from .stats import Z95, wilson_interval
 
@@ -329,6 +330,10 @@ def analyze_dataset(dataset: Path) -> dict[str, pl.DataFrame]:
     par = read_par(dataset)
     if par is not None:
         extra["card_play"] = card_play(par)
+    cards = read_card_costs(dataset)
+    if cards is not None:
+        extra["card_costs"] = card_costs_table(cards)
+        extra["card_costs_by_trick"] = card_costs_by_trick(cards)
     return {
         "bid_success": bid_success(deals),
         "success_by_hand": success_by_hand(deals, groups),

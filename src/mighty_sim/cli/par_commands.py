@@ -65,6 +65,12 @@ class PositionCount(click.ParamType):  # type: ignore[type-arg]
                    "apart in the card-play table; 0 for no limit. Whole deals mostly take "
                    "tens of millions, a few billions. The same limit answers the same deals "
                    "on every run.")
+@click.option("--cards", is_flag=True,
+              help="With DATASET: measure every card from --from-trick on against the "
+                   "par (the par before and after it): what the declarer's side and the "
+                   "defence gave away a deal, in all and trick by trick, written to "
+                   "DATASET/cards.parquet and shown by `analyze`. About ten times a par's "
+                   "time (8 ms a standard deal from trick 5).")
 @executor_options
 @click.option("--hand", "hands", multiple=True,
               help="Instead of DATASET, one deal: give once a seat, the declarer's hand "
@@ -83,7 +89,7 @@ class PositionCount(click.ParamType):  # type: ignore[type-arg]
               help="With --hand: only whether the contract makes (much faster than the par).")
 @_format_option("table", "json")
 def par(dataset: Path | None, deals: int, from_trick: int, workers: int, max_positions: int,
-        executor: str, address: str | None, scheduler_file: str | None,
+        cards: bool, executor: str, address: str | None, scheduler_file: str | None,
         hands: tuple[str, ...], blind: str, contract: str | None, friend: str,
         lead_request: str | None, profile: str, makes_only: bool, fmt: str) -> None:
     """Double-dummy par: what the declarer's side takes against best defence with every
@@ -98,12 +104,13 @@ def par(dataset: Path | None, deals: int, from_trick: int, workers: int, max_pos
     the same command is given again, and a later run for more deals solves only the
     deals it lacks. With --hand (five times in standard), --blind and
     --contract instead: one whole deal, whether its contract makes and its par.
-    One-deck profiles only.
+    With --cards: the card-by-card yardstick instead (what each card gave away against
+    the par), to DATASET/cards.parquet. One-deck profiles only.
     """
     if hands:
         if dataset is not None:
             raise ValueError("give DATASET or --hand, not both")
-        apart = [name for name, v in (("--max-positions", max_positions),
+        apart = [name for name, v in (("--max-positions", max_positions), ("--cards", cards),
                                       ("--executor", executor != "local"),
                                       ("--address", address),
                                       ("--scheduler-file", scheduler_file)) if v]
@@ -119,6 +126,9 @@ def par(dataset: Path | None, deals: int, from_trick: int, workers: int, max_pos
                                   ("--makes-only", makes_only)) if v]
     if given:
         raise ValueError(f"{', '.join(given)}: only with --hand (one deal), not with DATASET")
+    if cards:
+        _par_cards(dataset, deals, from_trick, workers, max_positions, executor)
+        return
     from ..analysis.par import card_play, check_solvable, pack_parts, par_table, write_par
     from ..analysis.report import print_tables
     from ..dataset.dask_cluster import check_executor, executor_client
@@ -163,6 +173,41 @@ def par(dataset: Path | None, deals: int, from_trick: int, workers: int, max_pos
     import polars as pl
 
     print_tables({"card_play": card_play(pl.DataFrame(written))})
+
+
+def _par_cards(dataset: Path, deals: int, from_trick: int, workers: int, max_positions: int,
+               executor: str) -> None:
+    """`par DATASET --cards`: the card-by-card yardstick of the run's first deals."""
+    apart = [name for name, v in (("--max-positions", max_positions),
+                                  ("--executor", executor != "local")) if v]
+    if apart:
+        raise ValueError(f"{', '.join(apart)}: not with --cards (run on this machine)")
+    from ..analysis.card_costs import card_costs_run, card_costs_table, write_card_costs
+    from ..analysis.par import check_solvable
+    from ..analysis.report import print_tables
+    from ..dataset.integrity import open_run
+    from ..dataset.runner import run_lock
+
+    run = open_run(dataset)
+    expected = min(deals, run.config.deals * max(1, run.config.ledger))
+    check_solvable(run.config.profile, from_trick, "--from-trick")
+    _compile_notice("the double-dummy search", "about a minute", "par_nb.card_costs_nb")
+    t0 = time.perf_counter()
+    with run_lock(dataset):
+        try:
+            with _progress("cards", expected) as advance:
+                table = card_costs_run(dataset, deals=deals, from_trick=from_trick,
+                                       workers=workers, progress=advance)
+        except KeyboardInterrupt:
+            raise _Interrupted("interrupted; nothing written") from None
+        path = write_card_costs(dataset, table)
+    click.echo(f"{table.num_rows:,} deals measured card by card in "
+               f"{time.perf_counter() - t0:.1f} s -> {path}")
+    import polars as pl
+
+    frame = pl.from_arrow(table)
+    assert isinstance(frame, pl.DataFrame)
+    print_tables({"card_costs": card_costs_table(frame)})
 
 
 def _par_deal(hands: tuple[str, ...], blind: str, contract: str | None, friend: str,

@@ -36,6 +36,8 @@ RUN_FILE = "_run.json"
 TABLES = ("deals", "tricks")
 PAR_FILE = "par.parquet"
 """The run's double-dummy par table (``mighty-sim par``), deleted with the run."""
+CARDS_FILE = "cards.parquet"
+"""The run's card-by-card yardstick (``mighty-sim par --cards``), deleted with the run."""
 PAR_PARTS = ".par-parts"
 """The chunks of deals ``mighty-sim par`` solved, by starting trick (``from-T/``): loose
 files ``games-N.npz`` as a run solves them, gathered into :data:`PACKED_PARTS` when it

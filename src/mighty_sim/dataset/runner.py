@@ -33,6 +33,7 @@ from ..files import write_atomic
 from .config import RunConfig, config_differences, versions
 from .dask_cluster import check_executor, executor_client
 from .integrity import (
+    CARDS_FILE,
     PAR_FILE,
     RUN_FILE,
     TABLES,
@@ -124,6 +125,7 @@ def _remove_run(out: Path) -> None:
     for path in files:
         path.unlink()
     (out / PAR_FILE).unlink(missing_ok=True)
+    (out / CARDS_FILE).unlink(missing_ok=True)
     remove_par_parts(out)
     for table in TABLES:
         for folder in sorted((out / table).glob("shard=*")):

@@ -28,8 +28,10 @@ from ..kernels.layout import (
     PP_BID_BASE,
     PP_CHANGE_MARGIN,
     PP_NT_MARGIN,
+    PP_RAISE_MARGIN,
     PP_SOLO_THRESHOLD,
     PP_STRENGTH_SCALE,
+    PP_WEAK_SHOW,
 )
 from ..rules.profile import BUILTIN_PROFILES, RuleProfile
 
@@ -41,10 +43,13 @@ _RANGES = {
     "nt_margin": (-30.0, 30.0),
     "solo_threshold": (0.0, 60.0),
     "change_margin": (0.0, 20.0),
+    "weak_show": (-10.0, 40.0),
+    "raise_margin": (0.0, 20.0),
 }
 SLOTS = {"bid_base": PP_BID_BASE, "strength_scale": PP_STRENGTH_SCALE,
          "nt_margin": PP_NT_MARGIN, "solo_threshold": PP_SOLO_THRESHOLD,
-         "change_margin": PP_CHANGE_MARGIN}
+         "change_margin": PP_CHANGE_MARGIN, "weak_show": PP_WEAK_SHOW,
+         "raise_margin": PP_RAISE_MARGIN}
 """Each parameter's slot in a seat's row of the kernels' policy parameters."""
 
 
@@ -70,6 +75,12 @@ class HeuristicParams:
     """Strength (per ten cards) from which the declarer plays openly without a friend."""
     change_margin: float = 2.0
     """How much stronger another strain must be for a trump change after the exchange."""
+    weak_show: float = 4.0
+    """A weak hand (by the profile's scale) is shown for a redeal only when its playing
+    strength in its best strain is below this (Mighty and the joker alone make 4.5)."""
+    raise_margin: float = 3.0
+    """After the exchange the declarer raises its bid, where the rules allow, to its bid
+    ceiling (with the hand it now holds) less this many points."""
 
     def __post_init__(self) -> None:
         for name, (low, high) in _RANGES.items():

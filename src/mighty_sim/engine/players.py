@@ -130,7 +130,7 @@ def parse_players(text: str, players: int) -> tuple[PlayerSpec, ...]:
     >>> parse_players("genius", 5)
     Traceback (most recent call last):
     ...
-    ValueError: players: unknown policy 'genius' (random, heuristic, pimc)
+    ValueError: players: unknown policy 'genius' (random, heuristic, pimc, baseline)
     """
     names = [t.strip() for t in text.split(",")]
     if len(names) == 1:

@@ -48,6 +48,7 @@ from ..kernels.search.par_nb import (
     PAR_MATCH,
     PAR_NODES,
     PAR_VALUE,
+    card_costs_nb,
     first_tricks_nb,
     par_bits_nb,
     par_rows_nb,
@@ -61,9 +62,11 @@ __all__ = [
     "GAVE_UP",
     "SEARCH_VERSION",
     "TOP",
+    "CardCosts",
     "ParSolver",
     "Position",
     "Solved",
+    "card_costs",
     "deal_position",
     "drop_kept",
     "recorded_positions",
@@ -215,3 +218,37 @@ class ParSolver:
     def started(self) -> np.ndarray:
         """The trick each row's search started from."""
         return self._out[:, PAR_FROM]
+
+
+class CardCosts(NamedTuple):
+    """The card-by-card yardstick of a batch's rows (:func:`card_costs`)."""
+
+    costs: np.ndarray
+    """(rows, tricks, seats in play order) int8: what each card gave away, -1 where not
+    measured."""
+    pars: np.ndarray
+    """Each row's par at the start of the first trick measured, -1 where not measured."""
+    given: np.ndarray
+    """(rows, tricks, 2) int16: each trick's costs summed for the declarer's side and
+    for the defence, -1 where not measured."""
+
+
+def card_costs(batch: Batch, profile: RuleProfile, from_trick: int,
+               rows: range | None = None) -> CardCosts:
+    """Each card of the recorded deals of ``batch`` (its ``rows``, every one by
+    default) from the start of ``from_trick`` on, measured against double-dummy par:
+    the par before the card less the par after it for a card of the declarer's side,
+    the other way round for a defender's (points, or tricks in trick-bid profiles).
+    A card that keeps its side's par gives nothing away; the sum over a deal's cards of
+    one side is what that side's play cost against best play with every hand seen.
+    """
+    params = compile_profile(profile)
+    n = batch.ri.shape[0]
+    rows = range(n) if rows is None else rows
+    costs = np.full((n, profile.hand_size, MAX_PLAYERS), -1, np.int8)
+    pars = np.full(n, -1, np.int64)
+    given = np.full((n, profile.hand_size, 2), -1, np.int16)
+    work = search_work(par_bits_nb(params, from_trick))
+    card_costs_nb((batch.ri, batch.ru, batch.ti), params, from_trick, rows.start, rows.stop,
+                  (costs, pars, given), work)
+    return CardCosts(costs, pars, given)

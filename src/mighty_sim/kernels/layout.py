@@ -43,18 +43,20 @@ F_STRENGTH, N_F = MAX_PLAYERS, MAX_PLAYERS + 1
 T_NO, T_LEADER, T_WINNER, T_POINTS, T_JOKER_SUIT, T_DEMAND, T_CARDS = range(7)
 N_T = T_CARDS + MAX_PLAYERS
 
-POLICY_NAMES = ("random", "heuristic", "pimc")
-# pimc plays by pimc_nb; it bids, exchanges and calls as the heuristic
-POLICY_RANDOM, POLICY_HEURISTIC, POLICY_PIMC = range(len(POLICY_NAMES))
+POLICY_NAMES = ("random", "heuristic", "pimc", "baseline")
+# pimc plays by pimc_nb; it bids, exchanges and calls as the heuristic. baseline is the
+# first heuristic, kept unchanged as a yardstick for duels (policy_nb's baseline branches)
+POLICY_RANDOM, POLICY_HEURISTIC, POLICY_PIMC, POLICY_BASELINE = range(len(POLICY_NAMES))
 # a seat's policy parameters: the aggressiveness (points added to the bid ceiling), a
 # PIMC player's worlds, rollouts and noise, and the heuristic's bidding parameters (see
 # mighty_sim.engine.players.HeuristicParams)
 (
     PP_AGGRESSIVENESS, PP_WORLDS, PP_ROLLOUTS, PP_NOISE, PP_BID_BASE, PP_STRENGTH_SCALE,
-    PP_NT_MARGIN, PP_SOLO_THRESHOLD, PP_CHANGE_MARGIN, N_POLICY_PARAMS,
-) = range(10)
+    PP_NT_MARGIN, PP_SOLO_THRESHOLD, PP_CHANGE_MARGIN, PP_WEAK_SHOW, PP_RAISE_MARGIN,
+    N_POLICY_PARAMS,
+) = range(12)
 PP_BIDDING = (PP_AGGRESSIVENESS, PP_BID_BASE, PP_STRENGTH_SCALE, PP_NT_MARGIN,
-              PP_SOLO_THRESHOLD, PP_CHANGE_MARGIN)
+              PP_SOLO_THRESHOLD, PP_CHANGE_MARGIN, PP_WEAK_SHOW, PP_RAISE_MARGIN)
 """The parameters of the auction, exchange, contract and friend call: a PIMC player bids
 and exchanges as the heuristic does, with these."""
 DEFAULT_WORLDS = 40

@@ -26,6 +26,7 @@ from ..layout import (
     OUTCOME_ALL_PASS,
     OUTCOME_PLAYED,
     OUTCOME_WEAK,
+    POLICY_BASELINE,
     POLICY_PIMC,
     POLICY_RANDOM,
     R_AUCTION_BID,
@@ -150,9 +151,10 @@ def run_auction_nb(
         seat = turn
         first_call = (had_turn >> seat) & 1 == 0
         weak_ok = weak_allowed_nb(params, rw[row, seat], first_call)
-        if first_call and policies[seat] != POLICY_RANDOM and not weak_ok:
-            # the heuristic's strain, at its first call that is not a weak hand shown (an
-            # attempt redealt for a weak hand never needs most of them)
+        if first_call and policies[seat] != POLICY_RANDOM and (
+                not weak_ok or policies[seat] != POLICY_BASELINE):
+            # the heuristic's strain, at its first call (the baseline's, when it does not
+            # show its weak hand: an attempt redealt for a weak hand never needs most)
             pref_trump[seat], pref_strength[seat] = best_strain_nb(hands[seat], params, pp[seat])
         number, trump = auction_decide_nb(policies[seat], pp[seat], st, hands[seat], weak_ok,
                                           high_n, high_t, params, int(pref_trump[seat]),

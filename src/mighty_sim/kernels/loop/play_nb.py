@@ -61,7 +61,7 @@ from ..params import (
     P_PLAYERS,
     P_TOTAL_POINTS,
 )
-from ..players.policy_nb import play_decide_nb
+from ..players.play_policy_nb import play_decide_nb
 from ..rng_nb import chance_nb
 from ..rules.rules_nb import (
     JOKER_BIT,

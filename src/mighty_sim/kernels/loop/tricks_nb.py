@@ -24,15 +24,15 @@ from typing import NamedTuple
 import numpy as np
 
 from .._jit import njit, var
-from ..layout import (
-    POLICY_RANDOM,
-)
+from ..layout import POLICY_BASELINE, POLICY_RANDOM
 from ..params import (
+    BID_TRICKS,
     FRIEND_KIND_FRIEND,
     HUNTER_LEAD_DEMAND,
     HUNTER_NEXT_PLAYER,
     MODE_CALLED,
     MODE_FIRST_TRICK,
+    P_BID_UNIT,
     P_FIRST_NO_HUNTER,
     P_FIRST_NO_JOKER,
     P_FIRST_NO_TRUMP,
@@ -46,7 +46,15 @@ from ..params import (
     P_MIGHTY_LEAD_DEMANDS,
     P_MIGHTY_SETS_FROM,
 )
-from ..players.policy_nb import follow_nb, lead_nb, play_decide_nb, random_play_at_nb, winners_nb
+from ..players.play_policy_nb import (
+    DECK_KINDS,
+    follow_club_nb,
+    follow_nb,
+    lead_nb,
+    play_decide_nb,
+    random_play_at_nb,
+    winners_nb,
+)
 from ..rng_nb import below_at_nb
 from ..rules.rules_nb import (
     JOKER_BIT,
@@ -275,9 +283,13 @@ def play_tricks_nb(
     noisy = noise > 0.0
     noise_in_1000 = int(noise * 1000.0)
     random_seats = 0  # bit s: seat s plays at random
+    baseline_seats = 0  # bit s: seat s plays as the baseline heuristic
     for p in range(n):
         if policies[p] == POLICY_RANDOM:
             random_seats |= 1 << p
+        elif policies[p] == POLICY_BASELINE:
+            baseline_seats |= 1 << p
+    tricks_scored = params[P_BID_UNIT] == BID_TRICKS
     state = st[0]  # the stream's state in a register, stored back where others draw
     while trick_no <= hand_size:
         powered_lead = not in_tricks_nb(r.joker_powerless, trick_no)
@@ -318,7 +330,8 @@ def play_tricks_nb(
             elif k == 0:  # the heuristic leader (policy_nb.play_decide_nb's lead)
                 card, named, demand = lead_nb(hand, legal, trump, trick_no, demand_card,
                                               seat == declarer or seat == friend, seen,
-                                              r.mighty, powered_lead, r.hunter_tricks)
+                                              r.mighty, powered_lead, r.hunter_tricks,
+                                              (baseline_seats >> seat) & 1 == 0)
             elif not (k == 1 and tr[0] == JOKER_BIT) and not (
                     r.late_power and legal & hunter_bit and in_trick & _JOKER):
                 # the follower from the winning card, suit and joker power kept here (where
@@ -328,8 +341,20 @@ def play_tricks_nb(
                     win_seat -= n
                 power = joker_power and not (r.late_power and in_trick & hunter_bit)
                 partner_wins = (partners >> (8 * seat + win_seat)) & 1 == 1
-                card = follow_nb(legal, tr[win], partner_wins, True, _NONE, suit, power,
-                                 trick_points, k == n - 1, trick_no, trump, r.mighty)
+                if (baseline_seats >> seat) & 1:
+                    card = follow_nb(legal, tr[win], partner_wins, True, _NONE, suit, power,
+                                     trick_points, k == n - 1, trick_no, trump, r.mighty)
+                else:
+                    mine = partners >> (8 * seat)
+                    opp_behind = 0
+                    for j in range(k + 1, n):
+                        if (mine >> ((leader + j) % n)) & 1 == 0:
+                            opp_behind += 1
+                    card = follow_club_nb(
+                        legal, tr[win], partner_wins,
+                        winners_nb(legal, tr[win], suit, trump, r.mighty, power),
+                        (suit, trick_points, power), DECK_KINDS & ~(hand | seen | in_trick),
+                        opp_behind, trick_no, trump, r.mighty, tricks_scored)
                 named, demand = -1, False
             else:  # the heuristic, which draws nothing
                 card, named, demand = play_decide_nb(

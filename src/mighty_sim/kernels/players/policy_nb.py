@@ -1,9 +1,11 @@
-"""Player policies as kernels: ``random`` and ``heuristic``.
+"""Player policies as kernels: ``random`` and the auction, exchange, contract and friend
+call of ``heuristic`` and ``baseline`` (their card play: :mod:`.play_policy_nb`).
 
 ``random`` draws exactly what :class:`mighty_sim.reference.players.RandomPlayer` draws, in
 the same order, so kernel and reference play identical deals from the same stream.
 
-``heuristic`` is a credible table player:
+``heuristic`` decides as a club player; ``baseline`` is the first heuristic, kept
+unchanged as a yardstick for duels (it differs where marked below):
 
 - **Bidding.** It estimates its hand's strength for each strain: Mighty 2.5, joker 2,
   each trump 1, trump A/K/Q 1/0.7/0.4 more, long trumps 0.5 per card past five, side aces
@@ -12,19 +14,20 @@ the same order, so kernel and reference play identical deals from the same strea
   reaches ``nt_margin``. It will bid up to ``bid_base + strength_scale *
   strength + aggressiveness`` points (in trick-bid profiles, that share of the tricks;
   with two decks, the whole hand's strength and the points in proportion) in its
-  best strain, making the lowest bid that beats the standing one, and shows a weak hand
-  whenever it may.
+  best strain, making the lowest bid that beats the standing one.
+- **Weak hands.** It shows a weak hand (by the profile's scale) only when the hand's
+  strength in its best strain is below ``weak_show``: Mighty and the joker alone make
+  4.5, so such a hand is played. (baseline: whenever it may.)
 - **Exchange.** It keeps Mighty, joker, trumps, aces and guarded kings, discards to void
   short side suits and buries doubtful side points (discards count for its side).
 - **Contract.** It changes trump only when another strain is stronger by
-  ``change_margin`` and the required bid stays within its estimate.
-- **Friend.** It calls Mighty, else the joker, else the top trump it lacks (the top side
-  ace it lacks in NT); with a strength of at least ``solo_threshold`` (per ten cards) it
-  goes openly without friend.
-- **Play.** It hunts the joker with the hunter, draws trumps as declarer side while
-  opponents hold some, cashes sure winners, wins point tricks with the cheapest card that
-  wins (Mighty only for two or more points, the joker in tricks 2-9), gives points to a
-  known partner who is winning securely, and otherwise throws its least valuable card.
+  ``change_margin`` and the required bid stays within its estimate; otherwise it raises
+  its bid, where the rules allow, to its ceiling with the hand it now holds less
+  ``raise_margin``. (baseline: never raises.)
+- **Friend.** It calls Mighty, else the joker, else the top trump it lacks, else the best
+  card it lacks (aces, then kings...; baseline: a side ace, else the deck's lowest card);
+  with a strength of at least ``solo_threshold`` (per ten cards) it goes openly without
+  friend.
 
 Policy parameters per seat: a row of ``pp`` (``PP_*`` slots of :mod:`.layout`): the
 aggressiveness and the bidding parameters named above, tuned per profile
@@ -38,17 +41,19 @@ import numpy as np
 from ...rules.cards import PLANE_BITS
 from .._jit import njit
 from ..layout import (
+    POLICY_BASELINE,
     POLICY_RANDOM,
     PP_AGGRESSIVENESS,
     PP_BID_BASE,
     PP_CHANGE_MARGIN,
     PP_NT_MARGIN,
+    PP_RAISE_MARGIN,
     PP_SOLO_THRESHOLD,
     PP_STRENGTH_SCALE,
+    PP_WEAK_SHOW,
 )
 from ..params import (
     BID_TRICKS,
-    HUNTER_NEXT_PLAYER,
     MODE_CALLED,
     MODE_FIRST_TRICK,
     MODE_NONE,
@@ -56,16 +61,13 @@ from ..params import (
     P_FRIEND_MODE_0,
     P_FRIEND_MODE_COUNT,
     P_HAND_SIZE,
-    P_HUNTED_POWERLESS,
-    P_HUNTER_RULE,
-    P_HUNTER_TRICKS,
-    P_JOKER_POWERLESS,
     P_MAX_BID,
     P_MIGHTY,
     P_TOTAL_POINTS,
 )
-from ..rng_nb import below_at_nb, below_nb, chance_nb
+from ..rng_nb import below_nb, chance_nb
 from ..rules.auction_nb import (
+    can_contract_nb,
     kth_legal_bid_nb,
     kth_other_contract_nb,
     legal_bid_count_nb,
@@ -76,24 +78,15 @@ from ..rules.auction_nb import (
 from ..rules.rules_nb import (
     JOKER_BIT,
     NO_TRUMP,
-    POINT_MASK,
-    above_nb,
     bit_nb,
     copy_of_nb,
     fold_nb,
     has_nb,
-    highest_card_nb,
-    hunter_of_nb,
-    in_tricks_nb,
-    is_point_nb,
-    joker_has_power_nb,
     kth_card_nb,
     lowest_card_nb,
     mighty_of_nb,
     popcount_nb,
     suit_mask_nb,
-    suit_to_follow_nb,
-    trick_winner_nb,
 )
 
 WEAK = -2
@@ -255,12 +248,15 @@ def best_strain_nb(hand: np.uint64, params: np.ndarray, pp: np.ndarray) -> tuple
 
 
 @njit(cache=True)
-def bid_ceiling_nb(strength: float, pp: np.ndarray, params: np.ndarray) -> int:
+def bid_ceiling_nb(strength: float, pp: np.ndarray, params: np.ndarray,
+                   margin: float = 0.0) -> int:
     """Highest number the heuristic player will bid: the points it expects its side to
-    take, or in trick-bid profiles the same share of the tricks. The estimate is made in
-    points of a 20-point deck and scaled to the deck's (40 with two decks, where the
-    strength is that of the whole hand: its scale is tuned for the hand size)."""
+    take (less ``margin``), or in trick-bid profiles the same share of the tricks. The
+    estimate is made in points of a 20-point deck and scaled to the deck's (40 with two
+    decks, where the strength is that of the whole hand: its scale is tuned for the hand
+    size)."""
     points = pp[PP_BID_BASE] + pp[PP_STRENGTH_SCALE] * strength + pp[PP_AGGRESSIVENESS]
+    points -= margin
     if params[P_BID_UNIT] == BID_TRICKS:
         points = points * params[P_HAND_SIZE] / params[P_TOTAL_POINTS]
     elif params[P_TOTAL_POINTS] != 20:  # two decks: the strength of the whole hand, the
@@ -285,7 +281,7 @@ def auction_decide_nb(
         if count == 0 or chance_nb(st, 1, 2):
             return PASS, 0
         return kth_legal_bid_nb(params, high_number, high_trump, below_nb(st, min(count, 10)))
-    if can_weak:
+    if can_weak and (policy == POLICY_BASELINE or strength < pp[PP_WEAK_SHOW]):
         return WEAK, 0
     ceiling = bid_ceiling_nb(strength, pp, params)
     number = lowest_bid_in_nb(params, high_number, high_trump, trump)
@@ -406,6 +402,12 @@ def contract_decide_nb(
         need = min_contract_bid_nb(params, bid, trump, best)
         if need > 0 and need <= bid_ceiling_nb(best_s, pp, params):
             return need, best
+    if policy != POLICY_BASELINE:  # raise to what the hand now promises
+        target = bid_ceiling_nb(strength_nb(hand, trump, params), pp, params,
+                                pp[PP_RAISE_MARGIN])
+        for b in range(target, bid, -1):
+            if can_contract_nb(params, bid, trump, b, trump):
+                return b, trump
     return bid, trump
 
 
@@ -462,298 +464,17 @@ def friend_decide_nb(
             c = trump * 13 + rank
             if not has_nb(mine, c):
                 return MODE_CALLED, c, -1
-    for suit in range(4):
-        c = suit * 13 + 12
-        if c != mighty and not has_nb(mine, c):
-            return MODE_CALLED, c, -1
+    if policy == POLICY_BASELINE:
+        for suit in range(4):
+            c = suit * 13 + 12
+            if c != mighty and not has_nb(mine, c):
+                return MODE_CALLED, c, -1
+        return MODE_CALLED, deck_cards[0], -1
+    for rank in range(12, -1, -1):  # the best card not held: aces, then kings...
+        for suit in range(4):
+            c = suit * 13 + rank
+            if c != mighty and not has_nb(mine, c):
+                return MODE_CALLED, c, -1
+    if allowed_none:
+        return MODE_NONE, -1, -1
     return MODE_CALLED, deck_cards[0], -1
-
-
-# -- play ------------------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def dump_value_nb(card: int, trump: int, mighty: int) -> int:
-    """Cost of giving a card away: low ranks first, points, trumps and specials last."""
-    if card == JOKER_BIT or card == mighty:
-        return 100
-    rank = card % 13
-    v = rank
-    if card // 13 == trump:
-        v += 20
-    if rank >= 8:
-        v += 8
-    return v
-
-
-@njit(cache=True, inline="always")
-def random_play_at_nb(state: np.uint64, legal: np.uint64, powered_lead: bool,
-                      demand_card: int) -> tuple[np.uint64, int, int, bool]:
-    """The random player's card: a legal card, a suit for a joker led with power, a
-    demand (one time in two) with the card that may demand the joker; drawn from a
-    stream's state held in a register (``rng_nb.below_at_nb``), returned first."""
-    state, k = below_at_nb(state, popcount_nb(legal))
-    card = kth_card_nb(legal, k)
-    suit = -1
-    if card == JOKER_BIT and powered_lead:
-        state, suit = below_at_nb(state, 4)
-    demand = False
-    if card == demand_card:
-        state, half = below_at_nb(state, 2)
-        demand = half < 1
-    return state, card, suit, demand
-
-
-@njit(cache=True, inline="always")
-def random_play_nb(st: np.ndarray, legal: np.uint64, powered_lead: bool,
-                   demand_card: int) -> tuple[int, int, bool]:
-    """:func:`random_play_at_nb` drawing from stream ``st``."""
-    st[0], card, suit, demand = random_play_at_nb(st[0], legal, powered_lead, demand_card)
-    return card, suit, demand
-
-
-@njit(cache=True)
-def play_decide_nb(
-    policy: int, st: np.ndarray, seat: int, hand: np.uint64, legal: np.uint64,
-    at: tuple[np.ndarray, int, int, int, int, int, bool, int], partner_mask: int,
-    declarer_side: bool, seen: np.uint64, players: int, params: np.ndarray, win_idx: int,
-) -> tuple[int, int, bool]:
-    """(card, joker suit named or -1, demand) for the seat to play.
-
-    ``at`` is the trick as it stands: its cards (``trick``), how many are played, the
-    leader, trump, the trick's number, the suit a led joker named, whether the joker was
-    demanded, and ``demand_card``, the card that, led now, may demand the joker (-1 if none);
-    ``partner_mask`` has bit s set for each seat known to be on this seat's side;
-    ``seen`` is every card played before this trick; ``win_idx`` the index in ``trick``
-    of the card winning it so far when the caller knows it, else -1.
-    """
-    trick, n_played, leader, trump, trick_no, joker_suit, demanded, demand_card = at
-    powered_lead = not in_tricks_nb(params[P_JOKER_POWERLESS], trick_no)
-    if policy == POLICY_RANDOM:
-        return random_play_nb(st, legal, n_played == 0 and powered_lead, demand_card)
-    mighty = mighty_of_nb(params, trump)
-    if n_played == 0:
-        return lead_nb(hand, legal, trump, trick_no, demand_card, declarer_side, seen,
-                       mighty, powered_lead, params[P_HUNTER_TRICKS])
-    # following: who is winning so far, and is it a partner?
-    idx = win_idx
-    if idx < 0:
-        idx = trick_winner_nb(trick, n_played, trump, trick_no, joker_suit, demanded, params)
-    win_seat = (leader + idx) % players
-    points = 0
-    for i in range(n_played):
-        c = trick[i]
-        if is_point_nb(c):
-            points += 1
-    last = n_played == players - 1
-    w = trick[idx]
-    partner_wins = (partner_mask >> win_seat) & 1 == 1
-    # a cheap "which cards beat the card winning now" (winners_nb) where it says what
-    # trick_winner would; the whole trick asked card by card where it may not: a
-    # powerless joker led (the card played sets the suit), a hunter that
-    # would take the power of a joker in the trick (next-player hunter rule). Mighty
-    # setting the suit needs no exception: Mighty wins the trick.
-    simple = winners_apply_nb(trick, n_played, legal, trump, params)
-    wins = np.uint64(0)
-    suit = -1
-    joker_power = False
-    if not partner_wins:
-        if simple:
-            suit = suit_to_follow_nb(trick, n_played, trump, trick_no, joker_suit, params)
-            # the joker's power matters only when it is winning or may be played
-            if w == JOKER_BIT or has_nb(legal, JOKER_BIT):
-                joker_power = joker_has_power_nb(trick, n_played, trump, trick_no, demanded,
-                                                 params)
-        else:
-            m = legal
-            while m:
-                c = lowest_card_nb(m)
-                m &= ~bit_nb(c)
-                trick[n_played] = c
-                if trick_winner_nb(trick, n_played + 1, trump, trick_no, joker_suit,
-                                   demanded, params) == n_played:
-                    wins |= bit_nb(c)
-                trick[n_played] = -1
-    return follow_nb(legal, w, partner_wins, simple, wins, suit, joker_power, points, last,
-                     trick_no, trump, mighty), -1, False
-
-
-@njit(cache=True, inline="always")
-def follow_nb(
-    legal: np.uint64, w: int, partner_wins: bool, simple: bool, wins: np.uint64, suit: int,
-    joker_power: bool, points: int, last: bool, trick_no: int, trump: int, mighty: int,
-) -> int:
-    """The heuristic follower's card: ``w`` is the card winning the trick so far and
-    ``points`` the points in it; ``partner_wins`` whether a known partner played ``w``.
-    The cards of ``legal`` that would beat ``w`` are ``wins`` when not ``simple``, else
-    found here from the suit to follow and the joker's power."""
-    mighty_bit = bit_nb(mighty)
-    if partner_wins:
-        if last or w == mighty or w == JOKER_BIT:
-            # the lowest-ranked side point card, the lowest suit's on a tie
-            give = legal & POINT_MASK & ~mighty_bit
-            if trump != NO_TRUMP:
-                give &= ~suit_mask_nb(trump)
-            if give:
-                return _lowest_rank_nb(give)
-        return _cheapest_nb(legal, trump, mighty)
-    # an opponent (or nobody known) is winning: win cheaply when it is worth it
-    if simple:
-        wins = winners_nb(legal, w, suit, trump, mighty, joker_power)
-    # worth winning: points in it (the card's own included), the last seat, the last
-    # tricks; Mighty only for two points or more, the joker for one (but in trick 9)
-    if not (points >= 1 or last or trick_no >= 9):
-        wins &= POINT_MASK
-    if points + (1 if is_point_nb(mighty) else 0) < 2 and trick_no < 10:
-        wins &= ~mighty_bit
-    if points < 1 and trick_no != 9:
-        wins &= ~_JOKER_MASK
-    # the cheapest: a side card by rank (only the suit to follow can win), then a trump
-    # by rank, the joker, Mighty
-    plain = wins & ~mighty_bit & ~_JOKER_MASK
-    if trump != NO_TRUMP:
-        plain &= ~suit_mask_nb(trump)
-    if plain:
-        return _lowest_rank_nb(plain)
-    trumps = wins & ~mighty_bit & ~_JOKER_MASK
-    if trumps:
-        return lowest_card_nb(trumps)
-    if wins & _JOKER_MASK:
-        return JOKER_BIT
-    if wins:
-        return mighty
-    return _cheapest_nb(legal, trump, mighty)
-
-
-
-
-@njit(cache=True, inline="always")
-def _lowest_rank_nb(mask: np.uint64) -> int:
-    """The lowest-ranked card of a mask, the lowest suit's on a tie; -1 without a suit
-    card. The four suits folded onto one 13-bit rank mask: its lowest bit is the rank."""
-    ranks = (mask | (mask >> np.uint64(13)) | (mask >> np.uint64(26))
-             | (mask >> np.uint64(39))) & _RANKS
-    if not ranks:
-        return -1
-    return lowest_card_nb(mask & (_RANK_0 << np.uint64(lowest_card_nb(ranks))))
-
-
-@njit(cache=True)
-def winners_apply_nb(trick: np.ndarray, n_played: int, legal: np.uint64, trump: int,
-                     params: np.ndarray) -> bool:
-    """Whether ``winners_nb`` says, for every card of ``legal``, what ``trick_winner_nb``
-    would with the card added to the first ``n_played`` cards of ``trick``."""
-    if n_played == 1 and trick[0] == JOKER_BIT:
-        return False
-    if params[P_HUNTER_RULE] == HUNTER_NEXT_PLAYER and params[P_HUNTED_POWERLESS]:
-        if has_nb(legal, hunter_of_nb(params, trump)):
-            for i in range(n_played):
-                if trick[i] == JOKER_BIT:
-                    return False
-    return True
-
-
-@njit(cache=True, inline="always")
-def winners_nb(legal: np.uint64, w: int, suit: int, trump: int, mighty: int,
-               joker_power: bool) -> np.uint64:
-    """The cards of ``legal`` that would beat ``w``, the card winning the trick so far
-    (every card at once; with two decks, card kinds: a copy of ``w`` does not beat it)."""
-    mighty_bit = bit_nb(mighty)
-    wins = legal & mighty_bit
-    if w == mighty:  # of two Mighties (two decks), the first played wins
-        return np.uint64(0)
-    if joker_power:
-        wins |= legal & _JOKER_MASK
-    if w == JOKER_BIT and joker_power:
-        return wins & ~_JOKER_MASK
-    ws = -1 if w == JOKER_BIT else w // 13
-    rest = legal & ~mighty_bit & ~_JOKER_MASK
-    if trump != NO_TRUMP:
-        trumps = rest & suit_mask_nb(trump)
-        wins |= trumps & above_nb(w) if ws == trump else trumps
-        if ws == trump:
-            return wins
-    if 0 <= suit < 4 and suit != trump:
-        follow = rest & suit_mask_nb(suit)
-        wins |= follow & above_nb(w) if ws == suit else follow
-    return wins
-
-
-@njit(cache=True, inline="always")
-def _cheapest_nb(legal: np.uint64, trump: int, mighty: int) -> int:
-    """The card of a non-empty mask cheapest to give away (``dump_value_nb``; the lowest
-    card on a tie): the lowest side card by rank against the lowest trump, then Mighty,
-    then the joker."""
-    special = bit_nb(mighty) | _JOKER_MASK
-    plain = legal & ~special
-    trumps = np.uint64(0)
-    if trump != NO_TRUMP:
-        trumps = plain & suit_mask_nb(trump)
-        plain &= ~trumps
-    best, best_v = -1, 10_000
-    if plain:
-        best = _lowest_rank_nb(plain)
-        best_v = dump_value_nb(best, trump, mighty)
-    if trumps:
-        c = lowest_card_nb(trumps)
-        v = dump_value_nb(c, trump, mighty)
-        if v < best_v or (v == best_v and c < best):
-            best, best_v = c, v
-    if best >= 0:
-        return best
-    return lowest_card_nb(legal & special)
-
-
-@njit(cache=True)
-def lead_nb(
-    hand: np.uint64, legal: np.uint64, trump: int, trick_no: int, demand_card: int,
-    declarer_side: bool, seen: np.uint64, mighty: int, powered_lead: bool,
-    hunter_tricks: int,
-) -> tuple[int, int, bool]:
-    """The heuristic leader's (card, joker suit named or -1, demand): ``demand_card`` the
-    card that may demand the joker now (-1 if none), ``seen`` every card of the finished
-    tricks, ``hunter_tricks`` the profile's tricks where the hunter may demand."""
-    # 1. hunt the joker while it is out and not ours
-    if (demand_card >= 0 and has_nb(legal, demand_card) and not has_nb(seen, JOKER_BIT)
-            and in_tricks_nb(hunter_tricks, trick_no) and trick_no < 10):
-        return demand_card, -1, True
-    outside = ~(hand | seen)
-    # 2. declarer side draws trumps while opponents may hold some
-    if declarer_side and trump != NO_TRUMP:
-        trumps = legal & suit_mask_nb(trump)
-        if popcount_nb(trumps) >= 2 and outside & suit_mask_nb(trump):
-            if has_nb(legal, JOKER_BIT) and powered_lead and trick_no < 9:
-                return JOKER_BIT, trump, False
-            return highest_card_nb(trumps), -1, False
-    # 3. cash a sure winner: the highest outstanding card of a side suit
-    for suit in range(4):
-        if suit == trump:
-            continue
-        mine = legal & suit_mask_nb(suit)
-        if not mine:
-            continue
-        top = highest_card_nb(mine)
-        if top != mighty and not outside & suit_mask_nb(suit) & above_nb(top):
-            return top, -1, False
-    # 4. otherwise the lowest card of the shortest side suit, never a point if avoidable
-    # (key: length * 16 + rank, +400 a trump, +200 a point; the lowest card on a tie)
-    best, best_key = -1, 10_000
-    plain = legal & ~bit_nb(mighty) & ~_JOKER_MASK
-    for suit in range(4):
-        mine = plain & suit_mask_nb(suit)
-        if not mine:
-            continue
-        c = lowest_card_nb(mine)
-        key = popcount_nb(hand & suit_mask_nb(suit)) * 16 + c % 13
-        if suit == trump:
-            key += 400
-        if is_point_nb(c):
-            key += 200
-        if key < best_key:
-            best, best_key = c, key
-    if best < 0:
-        best = _cheapest_nb(legal, trump, mighty)
-        if best == JOKER_BIT and powered_lead:
-            return best, (trump if trump != NO_TRUMP else 0), False
-    return best, -1, False
-

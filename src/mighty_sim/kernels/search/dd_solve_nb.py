@@ -54,7 +54,7 @@ from ..params import (
     P_JOKER_POWERLESS,
     P_TOTAL_POINTS,
 )
-from ..players.policy_nb import dump_value_nb, winners_nb
+from ..players.play_policy_nb import dump_value_nb, winners_nb
 from ..rules.rules_nb import (
     JOKER_BIT,
     POINT_MASK,

@@ -47,7 +47,14 @@ from ..loop.play_nb import (
     start_play_nb,
     to_play_nb,
 )
-from ..params import MODE_FIRST_TRICK, P_HAND_SIZE, P_PLAYERS, P_TOTAL_POINTS
+from ..params import (
+    BID_TRICKS,
+    MODE_FIRST_TRICK,
+    P_BID_UNIT,
+    P_HAND_SIZE,
+    P_PLAYERS,
+    P_TOTAL_POINTS,
+)
 from .dd_nb import TOP, Work, bits_for_nb, dd_target_work_nb, work_nb
 
 # what par_nb writes a row: the par, the trick it is taken from, positions searched,
@@ -186,3 +193,92 @@ def par_rows_nb(rows: tuple[np.ndarray, np.ndarray, np.ndarray], params: np.ndar
         ok = (ok and s[S_FRIEND] == ri[r, R_FRIEND_SEAT] and points == ri[r, R_POINTS]
               and tricks == ri[r, R_TRICKS])
         out[r, PAR_MATCH] = 1 if ok else 0
+
+
+@njit(cache=True, inline="always")
+def _side_count_nb(s: np.ndarray, params: np.ndarray, friend: int, tricks_bid: bool) -> int:
+    """What the declarer's side has at the end of a deal: points (the deck's less what
+    the defence took) or, in trick-bid profiles, tricks."""
+    points, tricks = params[P_TOTAL_POINTS], 0
+    for p in range(params[P_PLAYERS]):
+        if p == s[S_DECLARER] or p == friend:
+            tricks += s[S_WON + p]
+        else:
+            points -= s[S_CAPTURED + p]
+    return tricks if tricks_bid else points
+
+
+@njit(cache=True, nogil=True, nrt=True)
+def card_costs_nb(rows: tuple[np.ndarray, np.ndarray, np.ndarray], params: np.ndarray,
+                  from_trick: int, r0: int, r1: int, out: tuple[np.ndarray, np.ndarray,
+                                                                np.ndarray],
+                  work: Work) -> None:
+    """The card-by-card yardstick of rows ``r0 .. r1-1`` of ``rows`` (``ri``, ``ru``,
+    ``ti``, recorded with their tricks): ``pars[r]`` the double-dummy par at the start of
+    trick ``from_trick`` (as :func:`par_rows_nb`), and ``costs[r, t - 1, k]`` what the
+    k-th card of trick t gave away: the par before it less the par after it for a card
+    of the declarer's side, the par after less the par before for a defender's (the
+    final count after the deal's last card). Never negative: no card raises its own
+    side's par. -1 for cards before ``from_trick`` and rows not played or whose record
+    does not replay (``pars[r]`` -1). ``work``: the search's arrays
+    (:func:`.dd_nb.work_nb` of :func:`par_bits_nb`), a solve number a position."""
+    ri, ru, ti = rows
+    costs, pars, given = out
+    n = params[P_PLAYERS]
+    hand_size = params[P_HAND_SIZE]
+    tricks_bid = params[P_BID_UNIT] == BID_TRICKS
+    first = first_tricks_nb(ri, hand_size)
+    s = np.zeros(N_S, np.int64)
+    h = np.zeros(N_H, np.uint64)
+    tr = np.zeros(MAX_PLAYERS, np.int64)
+    nodes = np.zeros(1, np.int64)
+    solve = 0
+    for r in range(r0, r1):
+        costs[r, :, :] = -1
+        given[r, :, :] = -1
+        pars[r] = -1
+        if ri[r, R_OUTCOME] != OUTCOME_PLAYED:
+            continue
+        t = recorded_position_nb(ri, ru, ti, r, first[r], params, from_trick, s, h, tr)
+        if t < 0:
+            continue
+        friend = int(ri[r, R_FRIEND_SEAT])
+        solve += 1
+        cur = dd_target_work_nb(s.copy(), h.copy(), tr.copy(), params, nodes, var(TOP),
+                                var(-1), var(1 << 30), work, solve, var(0))
+        start = cur
+        end = first[r] + hand_size
+        ok = True
+        while ok and t < end:
+            trick = s[S_TRICK_NO]
+            if ti[t, T_NO] != trick or ti[t, T_LEADER] != s[S_LEADER]:
+                ok = False
+                break
+            for k in range(n):
+                seat = to_play_nb(s)
+                c = ti[t, T_CARDS + k]
+                if not (h[seat] >> np.uint64(c)) & np.uint64(1):
+                    ok = False
+                    break
+                apply_play_nb(s, h, tr, seat, c, ti[t, T_JOKER_SUIT], ti[t, T_DEMAND] == 1,
+                              params, False, ti, 0)
+                if trick == hand_size and k == n - 1:
+                    after = _side_count_nb(s, params, friend, tricks_bid)
+                else:
+                    solve += 1
+                    after = dd_target_work_nb(s.copy(), h.copy(), tr.copy(), params, nodes,
+                                              cur, var(-1), var(1 << 30), work, solve,
+                                              var(0))
+                ours = seat == s[S_DECLARER] or seat == friend
+                cost = cur - after if ours else after - cur
+                costs[r, trick - 1, k] = cost
+                if k == 0:
+                    given[r, trick - 1, :] = 0
+                given[r, trick - 1, 0 if ours else 1] += cost
+                cur = after
+            t += 1
+        if ok and cur == (ri[r, R_TRICKS] if tricks_bid else ri[r, R_POINTS]):
+            pars[r] = start
+        else:
+            costs[r, :, :] = -1
+            given[r, :, :] = -1

@@ -1,0 +1,186 @@
+"""The card-by-card yardstick (``mighty-sim par DATASET --cards``): each card of a run's
+deals measured against double-dummy par, and the table ``mighty-sim analyze`` prints
+from it.
+
+For every card played from the start of a chosen trick on, the par (what the
+declarer's side ends with against best play, every hand seen) is found before and after
+it. A card of the declarer's side that lowers the par, or a defender's card that raises
+it, gave that many points away (tricks in trick-bid profiles); a card that keeps its
+side's par gave nothing. A deal's sums by side say what each side's play cost against
+perfect play, whoever the opponents were: the measure of card play that bridge analysis
+programs show card by card.
+
+>>> import polars as pl
+>>> df = pl.DataFrame({"declarer_player": ["heuristic"] * 4, "from_trick": [5] * 4,
+...                    "given_declarer": [0, 2, 1, 1], "given_defence": [1, 0, 0, 3]})
+>>> card_costs_table(df).select("n", "declarer_given", "defence_given").to_dicts()
+[{'n': 4, 'declarer_given': 1.0, 'defence_given': 1.0}]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ..dataset.config import RunConfig
+from ..dataset.integrity import CARDS_FILE, open_run
+from ..dataset.schema import deal_id
+from ..engine.batch import play_batch
+from ..files import written_whole
+from ..workers import run_polled
+from .par import _games, _run_key, check_solvable, chunk_games
+from .stats import Z95
+
+
+def _chunk(config_dict: dict[str, Any], game_start: int, games: int, from_trick: int
+           ) -> tuple[int, dict[str, np.ndarray]]:
+    """The yardstick of the played deals of games ``game_start ..`` (a worker's task):
+    one row a deal, its sums by side and by trick."""
+    from ..engine.search import card_costs
+
+    config = RunConfig.from_dict(config_dict)
+    profile = config.profile
+    games = min(games, config.games - game_start)
+    batch = play_batch(profile, seed=config.seed, game_start=game_start, games=games,
+                       players=config.players, ledger=config.ledger, record_tricks=True,
+                       to_target=config.to_target)
+    out = card_costs(batch, profile, from_trick)
+    played = np.flatnonzero(batch.played())
+    bad = played[out.pars[played] < 0]
+    if len(bad):
+        game, attempt = batch.column("game")[bad[:1]], batch.column("attempt")[bad[:1]]
+        raise ValueError(f"deal {deal_id(game, attempt)[0]}: "
+                         "its recorded play does not replay to its recorded result")
+    given = np.maximum(out.given[played], 0)  # 0 for the tricks before the first measured
+
+    def col(name: str) -> np.ndarray:
+        return batch.column(name)[played]
+
+    return game_start, {
+        "deal_id": deal_id(col("game"), col("attempt")),
+        "declarer": col("declarer"),
+        "bid": col("bid"),
+        "from_trick": np.full(len(played), from_trick, np.int8),
+        "par": out.pars[played].astype(np.int8),
+        "given_declarer": given[:, :, 0].sum(axis=1).astype(np.int16),
+        "given_defence": given[:, :, 1].sum(axis=1).astype(np.int16),
+        "declarer_by_trick": given[:, :, 0].astype(np.int8),
+        "defence_by_trick": given[:, :, 1].astype(np.int8),
+    }
+
+
+def card_costs_run(dataset: Path, *, deals: int, from_trick: int, workers: int = 1,
+                   progress: Callable[..., None] | None = None) -> pa.Table:
+    """The yardstick of the first ``deals`` played deals of ``dataset`` (every one if
+    fewer) from the start of ``from_trick``: one row a deal, with what each side gave
+    away in all (``given_declarer``, ``given_defence``) and trick by trick (lists, from
+    trick 1; 0 before the first trick measured). The deals are re-simulated from the
+    run's seed and checked against the stored rows, in ``workers`` processes."""
+    config = open_run(dataset).config
+    profile = config.profile
+    check_solvable(profile, from_trick, "--from-trick")
+    games = _games(config, deals)
+    chunk = max(1, chunk_games(profile, from_trick) // 4)
+    cdict = config.to_dict()
+    todo = [(cdict, g, min(chunk, games - g), from_trick) for g in range(0, games, chunk)]
+    parts: dict[int, dict[str, np.ndarray]] = {}
+
+    def keep(result: tuple[int, dict[str, np.ndarray]]) -> None:
+        start, cols = result
+        parts[start] = cols
+        if progress is not None:
+            progress(len(cols["deal_id"]))
+
+    if workers <= 1 or len(todo) <= 1:
+        for task in todo:
+            keep(_chunk(*task))
+    else:
+        _chunk(cdict, 0, 1, profile.hand_size)  # compiled once here, loaded by workers
+        run_polled(_chunk, todo, workers, keep)
+    starts = sorted(parts)
+    cols = {k: np.concatenate([parts[g][k] for g in starts])[:deals] for k in parts[0]}
+    player = [config.players[d].policy for d in cols["declarer"]]
+    return pa.table({
+        "deal_id": cols["deal_id"],
+        "declarer": cols["declarer"],
+        "declarer_player": pa.array(player, pa.string()).dictionary_encode(),
+        "bid": cols["bid"],
+        "from_trick": cols["from_trick"],
+        "par": cols["par"],
+        "given_declarer": cols["given_declarer"],
+        "given_defence": cols["given_defence"],
+        "declarer_by_trick": pa.array(list(cols["declarer_by_trick"]),
+                                      pa.list_(pa.int8())),
+        "defence_by_trick": pa.array(list(cols["defence_by_trick"]), pa.list_(pa.int8())),
+    })
+
+
+def write_card_costs(dataset: Path, table: pa.Table) -> Path:
+    """``table`` written whole to ``dataset/cards.parquet``, marked with its run."""
+    path = dataset / CARDS_FILE
+    table = table.replace_schema_metadata({b"mighty_sim.run": _run_key(dataset)})
+    try:
+        with written_whole(path) as tmp:
+            pq.write_table(table, tmp, compression="zstd")
+    except OSError as e:
+        raise ValueError(f"cannot write {path}: {e.strerror or e}") from None
+    return path
+
+
+def read_card_costs(dataset: Path) -> pl.DataFrame | None:
+    """The run's yardstick table, or None when none was written for this run (a file
+    of another run in the folder, or a damaged one, is not read)."""
+    path = dataset / CARDS_FILE
+    if not path.exists():
+        return None
+    try:
+        key = (pq.read_schema(path).metadata or {}).get(b"mighty_sim.run")
+        if key != _run_key(dataset):
+            return None
+        return pl.read_parquet(path)
+    except Exception:  # noqa: BLE001 - a damaged file: Polars' errors and panics alike
+        return None
+
+
+def _mean(values: np.ndarray) -> tuple[float, float, float]:
+    n = len(values)
+    mean = float(values.mean()) if n else math.nan
+    half = Z95 * float(values.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
+    return mean, mean - half, mean + half
+
+
+def card_costs_table(df: pl.DataFrame) -> pl.DataFrame:
+    """Points (or tricks) given away a deal against double-dummy par by the declarer's
+    side and by the defence, with 95% intervals, by the declarer's player and the first
+    trick measured."""
+    keys = ["declarer_player", "from_trick"]
+    rows = []
+    for values, g in df.group_by(keys, maintain_order=True):
+        dm, dl, dh = _mean(g["given_declarer"].cast(pl.Float64).to_numpy())
+        fm, fl, fh = _mean(g["given_defence"].cast(pl.Float64).to_numpy())
+        rows.append({**dict(zip(keys, values, strict=True)), "n": g.height,
+                     "declarer_given": dm, "declarer_low": dl, "declarer_high": dh,
+                     "defence_given": fm, "defence_low": fl, "defence_high": fh})
+    return pl.DataFrame(rows).sort(keys) if rows else pl.DataFrame()
+
+
+def card_costs_by_trick(df: pl.DataFrame) -> pl.DataFrame:
+    """What each side gave away a deal in each trick measured, by the declarer's player
+    and the first trick measured."""
+    rows = []
+    for (player, first), g in df.group_by(["declarer_player", "from_trick"],
+                                          maintain_order=True):
+        dec = np.stack(g["declarer_by_trick"].to_list()).astype(np.float64)
+        dfc = np.stack(g["defence_by_trick"].to_list()).astype(np.float64)
+        for t in range(int(first) - 1, dec.shape[1]):
+            rows.append({"declarer_player": player, "from_trick": first, "trick": t + 1,
+                         "declarer_given": float(dec[:, t].mean()),
+                         "defence_given": float(dfc[:, t].mean())})
+    return pl.DataFrame(rows) if rows else pl.DataFrame()

@@ -1,0 +1,461 @@
+"""The card play of the heuristic players, as kernels (``heuristic``, ``baseline``), and
+the random player's card.
+
+``baseline`` is the first heuristic, kept as it was as a yardstick for duels: it leads by
+``lead_nb`` and follows by ``follow_nb``, winning with the cheapest card that beats the
+trick so far. ``heuristic`` plays as a club player: :func:`follow_club_nb` reasons about
+the seats still to play (see its docstring).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import njit
+from ..layout import POLICY_BASELINE, POLICY_RANDOM
+from ..params import (
+    BID_TRICKS,
+    HUNTER_NEXT_PLAYER,
+    P_BID_UNIT,
+    P_HUNTED_POWERLESS,
+    P_HUNTER_RULE,
+    P_HUNTER_TRICKS,
+    P_JOKER_POWERLESS,
+)
+from ..rng_nb import below_at_nb
+from ..rules.rules_nb import (
+    JOKER_BIT,
+    NO_TRUMP,
+    POINT_MASK,
+    above_nb,
+    bit_nb,
+    has_nb,
+    highest_card_nb,
+    hunter_of_nb,
+    in_tricks_nb,
+    is_point_nb,
+    joker_has_power_nb,
+    kth_card_nb,
+    lowest_card_nb,
+    mighty_of_nb,
+    popcount_nb,
+    suit_mask_nb,
+    suit_to_follow_nb,
+    trick_winner_nb,
+)
+
+_RANK_0 = np.uint64(sum(1 << (13 * s) for s in range(4)))  # the 2 of every suit
+_JOKER_MASK = np.uint64(1 << JOKER_BIT)
+_RANKS = np.uint64(0x1FFF)  # the 13 ranks of one suit
+DECK_KINDS = np.uint64((1 << (JOKER_BIT + 1)) - 1)  # every card kind
+
+
+@njit(cache=True)
+def dump_value_nb(card: int, trump: int, mighty: int) -> int:
+    """Cost of giving a card away: low ranks first, points, trumps and specials last."""
+    if card == JOKER_BIT or card == mighty:
+        return 100
+    rank = card % 13
+    v = rank
+    if card // 13 == trump:
+        v += 20
+    if rank >= 8:
+        v += 8
+    return v
+
+
+@njit(cache=True, inline="always")
+def random_play_at_nb(state: np.uint64, legal: np.uint64, powered_lead: bool,
+                      demand_card: int) -> tuple[np.uint64, int, int, bool]:
+    """The random player's card: a legal card, a suit for a joker led with power, a
+    demand (one time in two) with the card that may demand the joker; drawn from a
+    stream's state held in a register (``rng_nb.below_at_nb``), returned first."""
+    state, k = below_at_nb(state, popcount_nb(legal))
+    card = kth_card_nb(legal, k)
+    suit = -1
+    if card == JOKER_BIT and powered_lead:
+        state, suit = below_at_nb(state, 4)
+    demand = False
+    if card == demand_card:
+        state, half = below_at_nb(state, 2)
+        demand = half < 1
+    return state, card, suit, demand
+
+
+@njit(cache=True, inline="always")
+def random_play_nb(st: np.ndarray, legal: np.uint64, powered_lead: bool,
+                   demand_card: int) -> tuple[int, int, bool]:
+    """:func:`random_play_at_nb` drawing from stream ``st``."""
+    st[0], card, suit, demand = random_play_at_nb(st[0], legal, powered_lead, demand_card)
+    return card, suit, demand
+
+
+@njit(cache=True)
+def play_decide_nb(
+    policy: int, st: np.ndarray, seat: int, hand: np.uint64, legal: np.uint64,
+    at: tuple[np.ndarray, int, int, int, int, int, bool, int], partner_mask: int,
+    declarer_side: bool, seen: np.uint64, players: int, params: np.ndarray, win_idx: int,
+) -> tuple[int, int, bool]:
+    """(card, joker suit named or -1, demand) for the seat to play.
+
+    ``at`` is the trick as it stands: its cards (``trick``), how many are played, the
+    leader, trump, the trick's number, the suit a led joker named, whether the joker was
+    demanded, and ``demand_card``, the card that, led now, may demand the joker (-1 if none);
+    ``partner_mask`` has bit s set for each seat known to be on this seat's side;
+    ``seen`` is every card played before this trick; ``win_idx`` the index in ``trick``
+    of the card winning it so far when the caller knows it, else -1.
+    """
+    trick, n_played, leader, trump, trick_no, joker_suit, demanded, demand_card = at
+    powered_lead = not in_tricks_nb(params[P_JOKER_POWERLESS], trick_no)
+    if policy == POLICY_RANDOM:
+        return random_play_nb(st, legal, n_played == 0 and powered_lead, demand_card)
+    mighty = mighty_of_nb(params, trump)
+    if n_played == 0:
+        return lead_nb(hand, legal, trump, trick_no, demand_card, declarer_side, seen,
+                       mighty, powered_lead, params[P_HUNTER_TRICKS],
+                       policy != POLICY_BASELINE)
+    # following: who is winning so far, and is it a partner?
+    idx = win_idx
+    if idx < 0:
+        idx = trick_winner_nb(trick, n_played, trump, trick_no, joker_suit, demanded, params)
+    win_seat = (leader + idx) % players
+    points = 0
+    for i in range(n_played):
+        c = trick[i]
+        if is_point_nb(c):
+            points += 1
+    last = n_played == players - 1
+    w = trick[idx]
+    partner_wins = (partner_mask >> win_seat) & 1 == 1
+    # a cheap "which cards beat the card winning now" (winners_nb) where it says what
+    # trick_winner would; the whole trick asked card by card where it may not: a
+    # powerless joker led (the card played sets the suit), a hunter that
+    # would take the power of a joker in the trick (next-player hunter rule). Mighty
+    # setting the suit needs no exception: Mighty wins the trick.
+    simple = winners_apply_nb(trick, n_played, legal, trump, params)
+    wins = np.uint64(0)
+    suit = -1
+    joker_power = False
+    club = policy != POLICY_BASELINE
+    if not partner_wins or club:
+        if simple:
+            suit = suit_to_follow_nb(trick, n_played, trump, trick_no, joker_suit, params)
+            # the joker's power matters only when it is winning or may be played
+            if w == JOKER_BIT or has_nb(legal, JOKER_BIT):
+                joker_power = joker_has_power_nb(trick, n_played, trump, trick_no, demanded,
+                                                 params)
+        else:
+            m = legal
+            while m:
+                c = lowest_card_nb(m)
+                m &= ~bit_nb(c)
+                trick[n_played] = c
+                if trick_winner_nb(trick, n_played + 1, trump, trick_no, joker_suit,
+                                   demanded, params) == n_played:
+                    wins |= bit_nb(c)
+                trick[n_played] = -1
+    if not club:
+        return follow_nb(legal, w, partner_wins, simple, wins, suit, joker_power, points,
+                         last, trick_no, trump, mighty), -1, False
+    if simple:
+        if not joker_power and w != JOKER_BIT and not has_nb(legal, JOKER_BIT):
+            joker_power = joker_has_power_nb(trick, n_played, trump, trick_no, demanded,
+                                             params)
+        wins = winners_nb(legal, w, suit, trump, mighty, joker_power)
+    elif suit < 0:
+        suit = suit_to_follow_nb(trick, n_played, trump, trick_no, joker_suit, params)
+    in_trick = np.uint64(0)
+    for i in range(n_played):
+        in_trick |= bit_nb(trick[i])
+    opp_behind = 0
+    for j in range(n_played + 1, players):
+        if (partner_mask >> ((leader + j) % players)) & 1 == 0:
+            opp_behind += 1
+    return follow_club_nb(
+        legal, w, partner_wins, wins, (suit, points, joker_power),
+        DECK_KINDS & ~(hand | seen | in_trick), opp_behind, trick_no, trump, mighty,
+        params[P_BID_UNIT] == BID_TRICKS), -1, False
+
+
+@njit(cache=True, inline="always")
+def follow_nb(
+    legal: np.uint64, w: int, partner_wins: bool, simple: bool, wins: np.uint64, suit: int,
+    joker_power: bool, points: int, last: bool, trick_no: int, trump: int, mighty: int,
+) -> int:
+    """The heuristic follower's card: ``w`` is the card winning the trick so far and
+    ``points`` the points in it; ``partner_wins`` whether a known partner played ``w``.
+    The cards of ``legal`` that would beat ``w`` are ``wins`` when not ``simple``, else
+    found here from the suit to follow and the joker's power."""
+    mighty_bit = bit_nb(mighty)
+    if partner_wins:
+        if last or w == mighty or w == JOKER_BIT:
+            # the lowest-ranked side point card, the lowest suit's on a tie
+            give = legal & POINT_MASK & ~mighty_bit
+            if trump != NO_TRUMP:
+                give &= ~suit_mask_nb(trump)
+            if give:
+                return _lowest_rank_nb(give)
+        return _cheapest_nb(legal, trump, mighty)
+    # an opponent (or nobody known) is winning: win cheaply when it is worth it
+    if simple:
+        wins = winners_nb(legal, w, suit, trump, mighty, joker_power)
+    # worth winning: points in it (the card's own included), the last seat, the last
+    # tricks; Mighty only for two points or more, the joker for one (but in trick 9)
+    if not (points >= 1 or last or trick_no >= 9):
+        wins &= POINT_MASK
+    if points + (1 if is_point_nb(mighty) else 0) < 2 and trick_no < 10:
+        wins &= ~mighty_bit
+    if points < 1 and trick_no != 9:
+        wins &= ~_JOKER_MASK
+    if wins:
+        return cheapest_winner_nb(wins, trump, mighty)
+    return _cheapest_nb(legal, trump, mighty)
+
+
+@njit(cache=True, inline="always")
+def cheapest_winner_nb(wins: np.uint64, trump: int, mighty: int) -> int:
+    """The cheapest of a non-empty mask of cards that win the trick: a side card by rank
+    (only the suit to follow can win), then a trump by rank, the joker, Mighty."""
+    mighty_bit = bit_nb(mighty)
+    plain = wins & ~mighty_bit & ~_JOKER_MASK
+    if trump != NO_TRUMP:
+        plain &= ~suit_mask_nb(trump)
+    if plain:
+        return _lowest_rank_nb(plain)
+    trumps = wins & ~mighty_bit & ~_JOKER_MASK
+    if trumps:
+        return lowest_card_nb(trumps)
+    if wins & _JOKER_MASK:
+        return JOKER_BIT
+    return mighty
+
+
+@njit(cache=True, inline="always")
+def standing_nb(cards: np.uint64, threats: np.uint64, suit: int, trump: int, mighty: int,
+                joker_power: bool) -> np.uint64:
+    """The cards of ``cards`` that, once winning the trick, no card of ``threats`` beats
+    (``winners_nb`` asked with the threats as the hand)."""
+    out = np.uint64(0)
+    m = cards
+    while m:
+        c = lowest_card_nb(m)
+        m &= m - np.uint64(1)
+        if not winners_nb(threats, c, suit, trump, mighty, joker_power):
+            out |= bit_nb(c)
+    return out
+
+
+@njit(cache=True, inline="always")
+def threats_nb(outside: np.uint64, suit: int, trump: int, mighty: int, points: int,
+               opp_behind: int) -> np.uint64:
+    """The unseen cards the opponents still to play are taken to beat a card with: all
+    of them but Mighty and the joker on a trick worth less than two points (their holders
+    keep them for richer tricks), and no trump while the suit led has at least two unseen
+    cards an opponent behind (they follow suit rather than ruff)."""
+    t = outside
+    if points < 2:
+        t &= ~(bit_nb(mighty) | _JOKER_MASK)
+    if 0 <= suit < 4 and suit != trump and trump != NO_TRUMP:
+        if popcount_nb(outside & suit_mask_nb(suit)) >= 2 * opp_behind:
+            t &= ~suit_mask_nb(trump) | bit_nb(mighty)
+    return t
+
+
+@njit(cache=True, inline="always")
+def follow_club_nb(
+    legal: np.uint64, w: int, partner_wins: bool, wins: np.uint64,
+    at: tuple[int, int, bool], outside: np.uint64, opp_behind: int,
+    trick_no: int, trump: int, mighty: int, tricks_scored: bool,
+) -> int:
+    """The heuristic follower's card, reasoning about the seats still to play.
+
+    ``wins`` are the cards of ``legal`` that beat ``w``, the card winning the trick so
+    far; ``at`` is (the suit to follow, the trick's points, the joker's power); ``outside``
+    the cards it has not seen (not in its hand, the finished tricks or this one) and
+    ``opp_behind`` how many seats still to play are not known partners.
+
+    - A known partner wins: with no opponent behind, or a card no unseen card beats,
+      it is given the lowest side point card; otherwise the follower takes over with
+      a cheap card that stands when the trick holds a point, or plays its cheapest.
+    - An opponent wins: with no opponent behind, the cheapest card that wins when the
+      trick is worth it (as the baseline); with opponents behind, the cheapest winning
+      card that stands against what they may hold, else the trick is given up cheaply
+      (second hand low: a card that the seats behind beat only feeds their trick).
+    - In trick-scored profiles every trick is worth winning and points are not fed.
+    """
+    suit, points, joker_power = at
+    mighty_bit = bit_nb(mighty)
+    worth_pts = 2 if tricks_scored else points
+    if partner_wins:
+        if opp_behind == 0 or not winners_nb(
+                threats_nb(outside, suit, trump, mighty, max(worth_pts, 2), opp_behind), w,
+                suit, trump, mighty, joker_power):
+            give = legal & POINT_MASK & ~mighty_bit
+            if trump != NO_TRUMP:
+                give &= ~suit_mask_nb(trump)
+            if give and not tricks_scored:
+                return _lowest_rank_nb(give)
+            return _cheapest_nb(legal, trump, mighty)
+        return _cheapest_nb(legal, trump, mighty)
+    last = opp_behind == 0
+    if not (worth_pts >= 1 or last or trick_no >= 9):
+        wins &= POINT_MASK
+    if worth_pts + (1 if is_point_nb(mighty) else 0) < 2 and trick_no < 10:
+        wins &= ~mighty_bit
+    if worth_pts < 1 and trick_no != 9:
+        wins &= ~_JOKER_MASK
+    if wins and opp_behind > 0:
+        own = 0
+        if not tricks_scored and wins & POINT_MASK:
+            own = 1
+        stand = standing_nb(wins, threats_nb(outside, suit, trump, mighty, worth_pts + own,
+                                             opp_behind), suit, trump, mighty, joker_power)
+        if stand:
+            return cheapest_winner_nb(stand, trump, mighty)
+    if wins:
+        return cheapest_winner_nb(wins, trump, mighty)
+    return _cheapest_nb(legal, trump, mighty)
+
+
+
+
+@njit(cache=True, inline="always")
+def _lowest_rank_nb(mask: np.uint64) -> int:
+    """The lowest-ranked card of a mask, the lowest suit's on a tie; -1 without a suit
+    card. The four suits folded onto one 13-bit rank mask: its lowest bit is the rank."""
+    ranks = (mask | (mask >> np.uint64(13)) | (mask >> np.uint64(26))
+             | (mask >> np.uint64(39))) & _RANKS
+    if not ranks:
+        return -1
+    return lowest_card_nb(mask & (_RANK_0 << np.uint64(lowest_card_nb(ranks))))
+
+
+@njit(cache=True)
+def winners_apply_nb(trick: np.ndarray, n_played: int, legal: np.uint64, trump: int,
+                     params: np.ndarray) -> bool:
+    """Whether ``winners_nb`` says, for every card of ``legal``, what ``trick_winner_nb``
+    would with the card added to the first ``n_played`` cards of ``trick``."""
+    if n_played == 1 and trick[0] == JOKER_BIT:
+        return False
+    if params[P_HUNTER_RULE] == HUNTER_NEXT_PLAYER and params[P_HUNTED_POWERLESS]:
+        if has_nb(legal, hunter_of_nb(params, trump)):
+            for i in range(n_played):
+                if trick[i] == JOKER_BIT:
+                    return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def winners_nb(legal: np.uint64, w: int, suit: int, trump: int, mighty: int,
+               joker_power: bool) -> np.uint64:
+    """The cards of ``legal`` that would beat ``w``, the card winning the trick so far
+    (every card at once; with two decks, card kinds: a copy of ``w`` does not beat it)."""
+    mighty_bit = bit_nb(mighty)
+    wins = legal & mighty_bit
+    if w == mighty:  # of two Mighties (two decks), the first played wins
+        return np.uint64(0)
+    if joker_power:
+        wins |= legal & _JOKER_MASK
+    if w == JOKER_BIT and joker_power:
+        return wins & ~_JOKER_MASK
+    ws = -1 if w == JOKER_BIT else w // 13
+    rest = legal & ~mighty_bit & ~_JOKER_MASK
+    if trump != NO_TRUMP:
+        trumps = rest & suit_mask_nb(trump)
+        wins |= trumps & above_nb(w) if ws == trump else trumps
+        if ws == trump:
+            return wins
+    if 0 <= suit < 4 and suit != trump:
+        follow = rest & suit_mask_nb(suit)
+        wins |= follow & above_nb(w) if ws == suit else follow
+    return wins
+
+
+@njit(cache=True, inline="always")
+def _cheapest_nb(legal: np.uint64, trump: int, mighty: int) -> int:
+    """The card of a non-empty mask cheapest to give away (``dump_value_nb``; the lowest
+    card on a tie): the lowest side card by rank against the lowest trump, then Mighty,
+    then the joker."""
+    special = bit_nb(mighty) | _JOKER_MASK
+    plain = legal & ~special
+    trumps = np.uint64(0)
+    if trump != NO_TRUMP:
+        trumps = plain & suit_mask_nb(trump)
+        plain &= ~trumps
+    best, best_v = -1, 10_000
+    if plain:
+        best = _lowest_rank_nb(plain)
+        best_v = dump_value_nb(best, trump, mighty)
+    if trumps:
+        c = lowest_card_nb(trumps)
+        v = dump_value_nb(c, trump, mighty)
+        if v < best_v or (v == best_v and c < best):
+            best, best_v = c, v
+    if best >= 0:
+        return best
+    return lowest_card_nb(legal & special)
+
+
+@njit(cache=True)
+def lead_nb(
+    hand: np.uint64, legal: np.uint64, trump: int, trick_no: int, demand_card: int,
+    declarer_side: bool, seen: np.uint64, mighty: int, powered_lead: bool,
+    hunter_tricks: int, club: bool,
+) -> tuple[int, int, bool]:
+    """The heuristic leader's (card, joker suit named or -1, demand): ``demand_card`` the
+    card that may demand the joker now (-1 if none), ``seen`` every card of the finished
+    tricks, ``hunter_tricks`` the profile's tricks where the hunter may demand."""
+    # 1. hunt the joker while it is out and not ours
+    if (demand_card >= 0 and has_nb(legal, demand_card) and not has_nb(seen, JOKER_BIT)
+            and in_tricks_nb(hunter_tricks, trick_no) and trick_no < 10):
+        return demand_card, -1, True
+    outside = ~(hand | seen)
+    if club and has_nb(legal, JOKER_BIT) and powered_lead and popcount_nb(hand) <= 2:
+        # the joker's last trick with its power: a joker kept to the end is lost
+        return JOKER_BIT, (trump if trump != NO_TRUMP else 0), False
+    # 2. declarer side draws trumps while opponents may hold some
+    if declarer_side and trump != NO_TRUMP:
+        trumps = legal & suit_mask_nb(trump)
+        if popcount_nb(trumps) >= (1 if club else 2) and outside & suit_mask_nb(trump):
+            top = highest_card_nb(trumps & ~bit_nb(mighty))
+            if not club:
+                if has_nb(legal, JOKER_BIT) and powered_lead and trick_no < 9:
+                    return JOKER_BIT, trump, False
+                return highest_card_nb(trumps), -1, False
+            if top >= 0 and not outside & suit_mask_nb(trump) & above_nb(top) & ~bit_nb(
+                    mighty):
+                return top, -1, False  # the boss trump draws theirs
+            if has_nb(legal, JOKER_BIT) and powered_lead and trick_no < 9:
+                return JOKER_BIT, trump, False
+    # 3. cash a sure winner: the highest outstanding card of a side suit
+    for suit in range(4):
+        if suit == trump:
+            continue
+        mine = legal & suit_mask_nb(suit)
+        if not mine:
+            continue
+        top = highest_card_nb(mine)
+        if top != mighty and not outside & suit_mask_nb(suit) & above_nb(top):
+            return top, -1, False
+    # 4. otherwise the lowest card of the shortest side suit, never a point if avoidable
+    # (key: length * 16 + rank, +400 a trump, +200 a point; the lowest card on a tie)
+    best, best_key = -1, 10_000
+    plain = legal & ~bit_nb(mighty) & ~_JOKER_MASK
+    for suit in range(4):
+        mine = plain & suit_mask_nb(suit)
+        if not mine:
+            continue
+        c = lowest_card_nb(mine)
+        key = popcount_nb(hand & suit_mask_nb(suit)) * 16 + c % 13
+        if suit == trump:
+            key += 400
+        if is_point_nb(c):
+            key += 200
+        if key < best_key:
+            best, best_key = c, key
+    if best < 0:
+        best = _cheapest_nb(legal, trump, mighty)
+        if best == JOKER_BIT and powered_lead:
+            return best, (trump if trump != NO_TRUMP else 0), False
+    return best, -1, False
+
