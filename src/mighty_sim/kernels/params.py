@@ -95,9 +95,10 @@ from ..rules.profile import (
     P_FIRST_BIDDER_RULE,
     P_DECK_SIZE,
     P_DECK_MASK,
+    P_JOKERS,
     P_PACKET_COUNT,
     P_PACKET_0,
-) = range(62)
+) = range(63)
 MAX_PACKETS = 12
 N_PARAMS = P_PACKET_0 + MAX_PACKETS
 
@@ -208,6 +209,7 @@ def compile_profile(profile: RuleProfile) -> np.ndarray:
     v[P_FIRST_BIDDER_RULE] = code(p.first_bidder, FirstBidder)
     v[P_DECK_SIZE] = p.deck_size
     v[P_DECK_MASK] = p.deck_mask  # one deck's cards as a bit mask (53 bits)
+    v[P_JOKERS] = p.jokers
     if len(p.deal_packets) > MAX_PACKETS:
         raise ValueError(f"deal_packets: at most {MAX_PACKETS} packets")
     v[P_PACKET_COUNT] = len(p.deal_packets)

@@ -34,6 +34,7 @@ from ...rules.cards import PLANE_BITS
 from .._jit import njit, var
 from ..layout import (
     MAX_PLAYERS,
+    POLICY_BASELINE,
     POLICY_PIMC,
     POLICY_RANDOM,
     T_CARDS,
@@ -58,10 +59,11 @@ from ..params import (
     P_HUNTER_RULE,
     P_HUNTER_TRICKS,
     P_JOKER_POWERLESS,
+    P_JOKERS,
     P_PLAYERS,
     P_TOTAL_POINTS,
 )
-from ..players.play_policy_nb import play_decide_nb
+from ..players.play_policy_nb import gone_kinds_nb, play_decide_nb
 from ..rng_nb import chance_nb
 from ..rules.rules_nb import (
     JOKER_BIT,
@@ -76,6 +78,7 @@ from ..rules.rules_nb import (
     kind_nb,
     legal_plays_nb,
     lowest_card_nb,
+    popcount_nb,
     settle_nb,
     trick_winner_nb,
 )
@@ -89,7 +92,9 @@ S_WON = S_CAPTURED + MAX_PLAYERS
 N_S = S_WON + MAX_PLAYERS
 H_SEEN, H_DISCARDS, H_DECK, H_CANT = MAX_PLAYERS, MAX_PLAYERS + 1, MAX_PLAYERS + 2, MAX_PLAYERS + 3
 H_PLANE1 = H_CANT + MAX_PLAYERS
-N_H = H_PLANE1 + MAX_PLAYERS
+# two decks: the kinds both copies of which were played, and the jokers played
+H_SEEN2, H_JOKERS_SEEN = H_PLANE1 + MAX_PLAYERS, H_PLANE1 + MAX_PLAYERS + 1
+N_H = H_JOKERS_SEEN + 1
 TR_PHYSICAL = MAX_PLAYERS
 
 
@@ -113,6 +118,8 @@ def start_play_nb(
         h[H_PLANE1 + p] = hands[H_PLANE1 + p] if two and p < n else np.uint64(0)
         tr[p] = -1
     h[H_SEEN] = 0
+    h[H_SEEN2] = 0
+    h[H_JOKERS_SEEN] = 0
     h[H_DISCARDS] = discards
     h[H_DECK] = np.uint64(params[P_DECK_MASK])
     friend = var(-1)
@@ -249,11 +256,21 @@ def play_until_nb(
             demand_card = s[S_HUNTER]
         declarer, friend = s[S_DECLARER], s[S_FRIEND]
         partners = partners_of_nb(seat, n, declarer, friend, s[S_REVEALED] == 1, s[S_KIND])
+        ours = seat == declarer or seat == friend
+        in_trick = np.uint64(0)
+        for i in range(k):
+            in_trick |= bit_nb(tr[i])
+        gone = hand | h[H_SEEN] | in_trick
+        if s[S_DECKS] == 2 and policy != POLICY_BASELINE:
+            gone = gone_kinds_nb(h[seat], h[H_PLANE1 + seat], h[H_SEEN] | in_trick,
+                                 h[H_SEEN2], jokers_left_nb(h, seat, params[P_JOKERS]))
+            if holds_called_nb(hand, seat, declarer, friend, s[S_CALLED], s[S_MODE]):
+                partners |= 1 << declarer
+                ours = True
         card, suit, demand = play_decide_nb(
             policy, st, seat, hand, legal,
             (tr, k, s[S_LEADER], s[S_TRUMP], trick_no, s[S_JOKER_SUIT], s[S_DEMANDED] == 1,
-             demand_card), partners, seat == declarer or seat == friend, h[H_SEEN], n,
-            params, -1)
+             demand_card), partners, ours, (h[H_SEEN], gone), n, params, -1)
         if s[S_DECKS] == 2:
             card = copy_of_nb(h[seat], h[H_PLANE1 + seat], card)
         if k + 1 < n and s[S_TRACK] == 0:  # mid-trick: no trick to close, no inference
@@ -262,6 +279,28 @@ def play_until_nb(
             t_used = apply_play_nb(s, h, tr, seat, card, suit, demand, params, record, ti,
                                    t_used)
     return t_used
+
+
+@njit(cache=True, inline="always")
+def holds_called_nb(hand: np.uint64, seat: int, declarer: int, friend: int, called: int,
+                    mode: int) -> bool:
+    """Whether ``seat`` holds a copy of the called card while no friend is known yet
+    (two decks: the first other player to play a copy becomes the friend); the
+    heuristic then plays it as the declarer's friend."""
+    return (mode == MODE_CALLED and friend < 0 and seat != declarer and called >= 0
+            and (hand >> np.uint64(called)) & np.uint64(1) == 1)
+
+
+@njit(cache=True, inline="always")
+def jokers_held_nb(h: np.ndarray, seat: int) -> int:
+    """Jokers in ``seat``'s hand (two decks: up to two a plane)."""
+    return popcount_nb(h[seat] & JOKER_PAIR) + popcount_nb(h[H_PLANE1 + seat] & JOKER_PAIR)
+
+
+@njit(cache=True, inline="always")
+def jokers_left_nb(h: np.ndarray, seat: int, jokers: int) -> int:
+    """Jokers ``seat`` has neither in its hand nor seen played (two decks)."""
+    return jokers - jokers_held_nb(h, seat) - int(h[H_JOKERS_SEEN])
 
 
 @njit(cache=True)
@@ -313,6 +352,13 @@ def place_card_nb(
         kind = kind_nb(card)
         tr[TR_PHYSICAL + k] = card
         take_copy_nb(h, seat, card)
+        seen = h[H_SEEN]  # copies seen (the heuristic's memory)
+        for i in range(k):
+            seen |= bit_nb(tr[i])
+        if seen & bit_nb(kind):
+            h[H_SEEN2] |= bit_nb(kind)
+        if kind == JOKER_BIT:
+            h[H_JOKERS_SEEN] += np.uint64(1)
     else:
         h[seat] &= ~bit_nb(card)
     tr[k] = kind

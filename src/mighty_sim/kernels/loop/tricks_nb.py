@@ -42,6 +42,7 @@ from ..params import (
     P_HUNTER_TRICKS,
     P_JOKER_NO_LEAD,
     P_JOKER_POWERLESS,
+    P_JOKERS,
     P_MIGHTY_ANSWERS,
     P_MIGHTY_LEAD_DEMANDS,
     P_MIGHTY_SETS_FROM,
@@ -50,6 +51,7 @@ from ..players.play_policy_nb import (
     DECK_KINDS,
     follow_club_nb,
     follow_nb,
+    gone_kinds_nb,
     lead_nb,
     play_decide_nb,
     random_play_at_nb,
@@ -70,8 +72,10 @@ from ..rules.rules_nb import (
     trick_winner_nb,
 )
 from .play_nb import (
+    H_JOKERS_SEEN,
     H_PLANE1,
     H_SEEN,
+    H_SEEN2,
     S_CALLED,
     S_CAPTURED,
     S_DECKS,
@@ -92,6 +96,8 @@ from .play_nb import (
     S_TRUMP,
     S_WON,
     TR_PHYSICAL,
+    holds_called_nb,
+    jokers_held_nb,
     partners_of_nb,
     record_trick_nb,
     take_copy_nb,
@@ -290,6 +296,9 @@ def play_tricks_nb(
         elif policies[p] == POLICY_BASELINE:
             baseline_seats |= 1 << p
     tricks_scored = params[P_BID_UNIT] == BID_TRICKS
+    seen2 = h[H_SEEN2]  # two decks: kinds both copies of which were played
+    jokers_seen = int(h[H_JOKERS_SEEN])
+    jokers = params[P_JOKERS]
     state = st[0]  # the stream's state in a register, stored back where others draw
     while trick_no <= hand_size:
         powered_lead = not in_tricks_nb(r.joker_powerless, trick_no)
@@ -327,41 +336,50 @@ def play_tricks_nb(
             if at_random:
                 state, card, named, demand = random_play_at_nb(
                     state, legal, k == 0 and powered_lead, demand_card)
-            elif k == 0:  # the heuristic leader (policy_nb.play_decide_nb's lead)
-                card, named, demand = lead_nb(hand, legal, trump, trick_no, demand_card,
-                                              seat == declarer or seat == friend, seen,
-                                              r.mighty, powered_lead, r.hunter_tricks,
-                                              (baseline_seats >> seat) & 1 == 0)
-            elif not (k == 1 and tr[0] == JOKER_BIT) and not (
-                    r.late_power and legal & hunter_bit and in_trick & _JOKER):
-                # the follower from the winning card, suit and joker power kept here (where
-                # policy_nb.play_decide_nb's "simple" holds)
-                win_seat = leader + win
-                if win_seat >= n:
-                    win_seat -= n
-                power = joker_power and not (r.late_power and in_trick & hunter_bit)
-                partner_wins = (partners >> (8 * seat + win_seat)) & 1 == 1
-                if (baseline_seats >> seat) & 1:
-                    card = follow_nb(legal, tr[win], partner_wins, True, _NONE, suit, power,
-                                     trick_points, k == n - 1, trick_no, trump, r.mighty)
-                else:
-                    mine = partners >> (8 * seat)
-                    opp_behind = 0
-                    for j in range(k + 1, n):
-                        if (mine >> ((leader + j) % n)) & 1 == 0:
-                            opp_behind += 1
-                    card = follow_club_nb(
-                        legal, tr[win], partner_wins,
-                        winners_nb(legal, tr[win], suit, trump, r.mighty, power),
-                        (suit, trick_points, power), DECK_KINDS & ~(hand | seen | in_trick),
-                        opp_behind, trick_no, trump, r.mighty, tricks_scored)
-                named, demand = -1, False
-            else:  # the heuristic, which draws nothing
-                card, named, demand = play_decide_nb(
-                    policies[seat], st, seat, hand, legal,
-                    (tr, k, leader, trump, trick_no, joker_suit, demanded, demand_card),
-                    (partners >> (8 * seat)) & 0xFF, seat == declarer or seat == friend,
-                    seen, n, params, win)
+            else:  # the heuristic's memory and partners
+                club = (baseline_seats >> seat) & 1 == 0
+                mine = (partners >> (8 * seat)) & 0xFF
+                ours = seat == declarer or seat == friend
+                gone = hand | seen | in_trick
+                if two and club:
+                    gone = gone_kinds_nb(h[seat], h[H_PLANE1 + seat], seen | in_trick, seen2,
+                                         jokers - jokers_held_nb(h, seat) - jokers_seen)
+                    if holds_called_nb(hand, seat, declarer, friend, called, mode):
+                        mine |= 1 << declarer  # a called card's holder is a friend
+                        ours = True
+                if k == 0:  # the heuristic leader (policy_nb.play_decide_nb's lead)
+                    card, named, demand = lead_nb(hand, legal, trump, trick_no, demand_card,
+                                                  ours, seen, r.mighty, powered_lead,
+                                                  r.hunter_tricks, club, gone)
+                elif not (k == 1 and tr[0] == JOKER_BIT) and not (
+                        r.late_power and legal & hunter_bit and in_trick & _JOKER):
+                    # the follower from the winning card, suit and joker power kept here (where
+                    # policy_nb.play_decide_nb's "simple" holds)
+                    win_seat = leader + win
+                    if win_seat >= n:
+                        win_seat -= n
+                    power = joker_power and not (r.late_power and in_trick & hunter_bit)
+                    partner_wins = (partners >> (8 * seat + win_seat)) & 1 == 1
+                    if not club:
+                        card = follow_nb(legal, tr[win], partner_wins, True, _NONE, suit, power,
+                                         trick_points, k == n - 1, trick_no, trump, r.mighty)
+                    else:
+                        partner_wins = (mine >> win_seat) & 1 == 1
+                        opp_behind = 0
+                        for j in range(k + 1, n):
+                            if (mine >> ((leader + j) % n)) & 1 == 0:
+                                opp_behind += 1
+                        card = follow_club_nb(
+                            legal, tr[win], partner_wins,
+                            winners_nb(legal, tr[win], suit, trump, r.mighty, power),
+                            (suit, trick_points, power, n - 1), DECK_KINDS & ~gone,
+                            opp_behind, trick_no, trump, r.mighty, tricks_scored)
+                    named, demand = -1, False
+                else:  # the heuristic, which draws nothing
+                    card, named, demand = play_decide_nb(
+                        policies[seat], st, seat, hand, legal,
+                        (tr, k, leader, trump, trick_no, joker_suit, demanded, demand_card),
+                        mine, ours, (seen, gone), n, params, win)
             # -- the card into the trick (play_nb.place_card_nb) -----------------------------
             if two:
                 copy = copy_of_nb(h[seat], h[H_PLANE1 + seat], card)
@@ -376,6 +394,11 @@ def play_tricks_nb(
                 if seat == friend:
                     revealed = True
                     partners = _partners_nb(n, declarer, friend, revealed, kind)
+            if two:  # copies seen: a kind's second copy, the jokers one by one
+                if (seen | in_trick) & bit_nb(card):
+                    seen2 |= bit_nb(card)
+                if card == JOKER_BIT:
+                    jokers_seen += 1
             in_trick |= bit_nb(card)
             if bit_nb(card) & POINT_MASK:
                 trick_points += 1
@@ -423,5 +446,7 @@ def play_tricks_nb(
     s[S_JOKER_SUIT] = -1
     s[S_DEMANDED] = 0
     h[H_SEEN] = seen
+    h[H_SEEN2] = seen2
+    h[H_JOKERS_SEEN] = np.uint64(jokers_seen)
     st[0] = state
     return t_used

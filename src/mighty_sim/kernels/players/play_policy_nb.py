@@ -29,6 +29,7 @@ from ..rules.rules_nb import (
     POINT_MASK,
     above_nb,
     bit_nb,
+    fold_nb,
     has_nb,
     highest_card_nb,
     hunter_of_nb,
@@ -94,7 +95,8 @@ def random_play_nb(st: np.ndarray, legal: np.uint64, powered_lead: bool,
 def play_decide_nb(
     policy: int, st: np.ndarray, seat: int, hand: np.uint64, legal: np.uint64,
     at: tuple[np.ndarray, int, int, int, int, int, bool, int], partner_mask: int,
-    declarer_side: bool, seen: np.uint64, players: int, params: np.ndarray, win_idx: int,
+    declarer_side: bool, memory: tuple[np.uint64, np.uint64], players: int,
+    params: np.ndarray, win_idx: int,
 ) -> tuple[int, int, bool]:
     """(card, joker suit named or -1, demand) for the seat to play.
 
@@ -102,10 +104,13 @@ def play_decide_nb(
     leader, trump, the trick's number, the suit a led joker named, whether the joker was
     demanded, and ``demand_card``, the card that, led now, may demand the joker (-1 if none);
     ``partner_mask`` has bit s set for each seat known to be on this seat's side;
-    ``seen`` is every card played before this trick; ``win_idx`` the index in ``trick``
+    ``memory`` is (``seen``, every card played before this trick; ``gone``, the card
+    kinds of which no copy is left outside its hand, this trick's cards counted: see
+    :func:`gone_kinds_nb`); ``win_idx`` the index in ``trick``
     of the card winning it so far when the caller knows it, else -1.
     """
     trick, n_played, leader, trump, trick_no, joker_suit, demanded, demand_card = at
+    seen, gone = memory
     powered_lead = not in_tricks_nb(params[P_JOKER_POWERLESS], trick_no)
     if policy == POLICY_RANDOM:
         return random_play_nb(st, legal, n_played == 0 and powered_lead, demand_card)
@@ -113,7 +118,7 @@ def play_decide_nb(
     if n_played == 0:
         return lead_nb(hand, legal, trump, trick_no, demand_card, declarer_side, seen,
                        mighty, powered_lead, params[P_HUNTER_TRICKS],
-                       policy != POLICY_BASELINE)
+                       policy != POLICY_BASELINE, gone)
     # following: who is winning so far, and is it a partner?
     idx = win_idx
     if idx < 0:
@@ -164,16 +169,13 @@ def play_decide_nb(
         wins = winners_nb(legal, w, suit, trump, mighty, joker_power)
     elif suit < 0:
         suit = suit_to_follow_nb(trick, n_played, trump, trick_no, joker_suit, params)
-    in_trick = np.uint64(0)
-    for i in range(n_played):
-        in_trick |= bit_nb(trick[i])
     opp_behind = 0
     for j in range(n_played + 1, players):
         if (partner_mask >> ((leader + j) % players)) & 1 == 0:
             opp_behind += 1
     return follow_club_nb(
-        legal, w, partner_wins, wins, (suit, points, joker_power),
-        DECK_KINDS & ~(hand | seen | in_trick), opp_behind, trick_no, trump, mighty,
+        legal, w, partner_wins, wins, (suit, points, joker_power, players - 1),
+        DECK_KINDS & ~gone, opp_behind, trick_no, trump, mighty,
         params[P_BID_UNIT] == BID_TRICKS), -1, False
 
 
@@ -210,6 +212,20 @@ def follow_nb(
     if wins:
         return cheapest_winner_nb(wins, trump, mighty)
     return _cheapest_nb(legal, trump, mighty)
+
+
+@njit(cache=True, inline="always")
+def gone_kinds_nb(p0: np.uint64, p1: np.uint64, seen: np.uint64, seen2: np.uint64,
+                  jokers_left: int) -> np.uint64:
+    """The card kinds of which a player of a two-deck deal can meet no copy any more,
+    counted by copies: those it holds both copies of (``p0``, ``p1``: its planes), has
+    seen twice (``seen2``), or holds one copy of and has seen the other (``seen``: kinds
+    seen once or more); the joker once none is left outside (``jokers_left`` 0). With
+    one deck a kind held or seen is gone: ``hand | seen``."""
+    gone = (p0 & p1) | seen2 | (fold_nb(p0, p1) & seen)
+    if jokers_left > 0:
+        return gone & ~_JOKER_MASK
+    return gone | _JOKER_MASK
 
 
 @njit(cache=True, inline="always")
@@ -264,13 +280,14 @@ def threats_nb(outside: np.uint64, suit: int, trump: int, mighty: int, points: i
 @njit(cache=True, inline="always")
 def follow_club_nb(
     legal: np.uint64, w: int, partner_wins: bool, wins: np.uint64,
-    at: tuple[int, int, bool], outside: np.uint64, opp_behind: int,
+    at: tuple[int, int, bool, int], outside: np.uint64, opp_behind: int,
     trick_no: int, trump: int, mighty: int, tricks_scored: bool,
 ) -> int:
     """The heuristic follower's card, reasoning about the seats still to play.
 
     ``wins`` are the cards of ``legal`` that beat ``w``, the card winning the trick so
-    far; ``at`` is (the suit to follow, the trick's points, the joker's power); ``outside``
+    far; ``at`` is (the suit to follow, the trick's points, the joker's power, the number
+    of other players, among whom the unseen cards lie); ``outside``
     the cards it has not seen (not in its hand, the finished tricks or this one) and
     ``opp_behind`` how many seats still to play are not known partners.
 
@@ -279,11 +296,14 @@ def follow_club_nb(
       a cheap card that stands when the trick holds a point, or plays its cheapest.
     - An opponent wins: with no opponent behind, the cheapest card that wins when the
       trick is worth it (as the baseline); with opponents behind, the cheapest winning
-      card that stands against what they may hold, else the trick is given up cheaply
-      (second hand low: a card that the seats behind beat only feeds their trick).
+      card that stands against what they may hold, else the cheapest winning card
+      unless they beat it three times in four (each unseen card that beats it is
+      behind with odds the seats behind over the other players): then the trick is
+      given up cheaply (second hand low: a card that the seats behind beat only feeds
+      their trick).
     - In trick-scored profiles every trick is worth winning and points are not fed.
     """
-    suit, points, joker_power = at
+    suit, points, joker_power, others = at
     mighty_bit = bit_nb(mighty)
     worth_pts = 2 if tricks_scored else points
     if partner_wins:
@@ -305,13 +325,21 @@ def follow_club_nb(
     if worth_pts < 1 and trick_no != 9:
         wins &= ~_JOKER_MASK
     if wins and opp_behind > 0:
-        own = 0
-        if not tricks_scored and wins & POINT_MASK:
-            own = 1
-        stand = standing_nb(wins, threats_nb(outside, suit, trump, mighty, worth_pts + own,
-                                             opp_behind), suit, trump, mighty, joker_power)
+        # the points the seats behind would spend Mighty or the joker on: a trick of a
+        # trick-scored profile is one trick, worth no special card
+        rich = 1 if tricks_scored else points + (1 if wins & POINT_MASK else 0)
+        threats = threats_nb(outside, suit, trump, mighty, rich, opp_behind)
+        stand = standing_nb(wins, threats, suit, trump, mighty, joker_power)
         if stand:
             return cheapest_winner_nb(stand, trump, mighty)
+        # no card stands: the cheapest winner, unless the seats behind beat it three
+        # times in four (each unseen card that beats it is behind with odds
+        # opp_behind / others)
+        c = cheapest_winner_nb(wins, trump, mighty)
+        beaten_by = popcount_nb(winners_nb(threats, c, suit, trump, mighty, joker_power))
+        if (1.0 - opp_behind / others) ** beaten_by > 0.25:
+            return c
+        return _cheapest_nb(legal, trump, mighty)
     if wins:
         return cheapest_winner_nb(wins, trump, mighty)
     return _cheapest_nb(legal, trump, mighty)
@@ -400,33 +428,30 @@ def _cheapest_nb(legal: np.uint64, trump: int, mighty: int) -> int:
 def lead_nb(
     hand: np.uint64, legal: np.uint64, trump: int, trick_no: int, demand_card: int,
     declarer_side: bool, seen: np.uint64, mighty: int, powered_lead: bool,
-    hunter_tricks: int, club: bool,
+    hunter_tricks: int, club: bool, gone: np.uint64,
 ) -> tuple[int, int, bool]:
     """The heuristic leader's (card, joker suit named or -1, demand): ``demand_card`` the
     card that may demand the joker now (-1 if none), ``seen`` every card of the finished
-    tricks, ``hunter_tricks`` the profile's tricks where the hunter may demand."""
+    tricks, ``hunter_tricks`` the profile's tricks where the hunter may demand; ``gone``
+    the card kinds of which no copy is left outside its hand (:func:`gone_kinds_nb`),
+    which the heuristic (``club``) counts by copies where the baseline takes a kind seen
+    once as gone."""
     # 1. hunt the joker while it is out and not ours
-    if (demand_card >= 0 and has_nb(legal, demand_card) and not has_nb(seen, JOKER_BIT)
+    out = not has_nb(gone, JOKER_BIT) if club else not has_nb(seen, JOKER_BIT)
+    if (demand_card >= 0 and has_nb(legal, demand_card) and out
             and in_tricks_nb(hunter_tricks, trick_no) and trick_no < 10):
         return demand_card, -1, True
-    outside = ~(hand | seen)
+    outside = ~gone if club else ~(hand | seen)
     if club and has_nb(legal, JOKER_BIT) and powered_lead and popcount_nb(hand) <= 2:
         # the joker's last trick with its power: a joker kept to the end is lost
         return JOKER_BIT, (trump if trump != NO_TRUMP else 0), False
     # 2. declarer side draws trumps while opponents may hold some
     if declarer_side and trump != NO_TRUMP:
         trumps = legal & suit_mask_nb(trump)
-        if popcount_nb(trumps) >= (1 if club else 2) and outside & suit_mask_nb(trump):
-            top = highest_card_nb(trumps & ~bit_nb(mighty))
-            if not club:
-                if has_nb(legal, JOKER_BIT) and powered_lead and trick_no < 9:
-                    return JOKER_BIT, trump, False
-                return highest_card_nb(trumps), -1, False
-            if top >= 0 and not outside & suit_mask_nb(trump) & above_nb(top) & ~bit_nb(
-                    mighty):
-                return top, -1, False  # the boss trump draws theirs
+        if popcount_nb(trumps) >= 2 and outside & suit_mask_nb(trump):
             if has_nb(legal, JOKER_BIT) and powered_lead and trick_no < 9:
                 return JOKER_BIT, trump, False
+            return highest_card_nb(trumps), -1, False
     # 3. cash a sure winner: the highest outstanding card of a side suit
     for suit in range(4):
         if suit == trump:

@@ -1,0 +1,215 @@
+"""Scripted scenarios of the blunders the heuristic no longer makes: each is asked of the
+heuristic and of the baseline (the first heuristic, kept as a yardstick) in the same
+position, and the baseline makes the blunder, so that each scenario can fail. Then the
+same blunders counted over many deals."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import STANDARD
+
+from mighty_sim.engine.batch import OUTCOMES, play_batch
+from mighty_sim.engine.heuristic import tuned_for
+from mighty_sim.engine.players import parse_players
+from mighty_sim.kernels.layout import (
+    MAX_PLAYERS,
+    N_POLICY_PARAMS,
+    POLICY_BASELINE,
+    POLICY_HEURISTIC,
+    T_CARDS,
+    T_LEADER,
+    T_WINNER,
+)
+from mighty_sim.kernels.params import MODE_CALLED, MODE_NONE, compile_profile
+from mighty_sim.kernels.players.play_policy_nb import gone_kinds_nb, lead_nb, play_decide_nb
+from mighty_sim.kernels.players.policy_nb import (
+    WEAK,
+    auction_decide_nb,
+    best_strain_nb,
+    contract_decide_nb,
+    friend_decide_nb,
+)
+from mighty_sim.rules.cards import cards_of, parse_cards
+from mighty_sim.rules.profile import TRUMPS, load_profile
+
+POLICIES = {"heuristic": POLICY_HEURISTIC, "baseline": POLICY_BASELINE}
+
+
+def _pp(profile_name: str = "standard") -> np.ndarray:
+    pp = np.zeros(N_POLICY_PARAMS)
+    tuned_for(load_profile(profile_name)).fill(pp)
+    return pp
+
+
+def _card(text: str) -> int:
+    return parse_cards(text).bit_length() - 1
+
+
+def _st() -> np.ndarray:
+    return np.array([1], np.uint64)
+
+
+@pytest.mark.parametrize("policy", ["heuristic", "baseline"])
+def test_a_weak_hand_with_mighty_and_the_joker_is_played(policy: str) -> None:
+    """The scale counts the joker -1 and Mighty 0: this hand may be shown as weak. No
+    table throws it in; the baseline does."""
+    params = compile_profile(STANDARD)
+    hand = np.uint64(parse_cards("JK AS 2H 3H 4D 5D 6C 7C 3S 4S"))
+    pp = _pp()
+    trump, strength = best_strain_nb(hand, params, pp)
+    number, _ = auction_decide_nb(POLICIES[policy], pp, _st(), hand, True, 0, 0, params,
+                                  trump, strength)
+    assert (number == WEAK) == (policy == "baseline")
+
+
+@pytest.mark.parametrize("policy", ["heuristic", "baseline"])
+def test_the_follower_does_not_feed_a_trick_the_seats_behind_take(policy: str) -> None:
+    """Trick 1, hearts trump: 9D led by the declarer, an opponent's 10D winning, two
+    opponents still to play and KD, AD unseen. The friend's QD would only feed the
+    trick to the king behind it (the joker is powerless in trick 1); it gives the trick
+    up with its lowest diamond. The baseline wins with the cheapest card that beats
+    the trick so far."""
+    params = compile_profile(STANDARD)
+    hand = parse_cards("JK QD 4D 3D 5S 6S 7C 8C 9H 10H")
+    legal = np.uint64(parse_cards("QD 4D 3D"))
+    trick = np.full(MAX_PLAYERS, -1, np.int64)
+    trick[0], trick[1] = _card("9D"), _card("10D")
+    at = (trick, 2, 0, TRUMPS.index("H"), 1, -1, False, -1)
+    gone = np.uint64(hand | parse_cards("9D 10D"))
+    card, _, _ = play_decide_nb(POLICIES[policy], _st(), 2, np.uint64(hand), legal, at,
+                                1 << 0, True, (np.uint64(0), gone), 5, params, -1)
+    assert card == (_card("QD") if policy == "baseline" else _card("3D"))
+
+
+@pytest.mark.parametrize("policy", ["heuristic", "baseline"])
+def test_the_friend_call_never_falls_through_to_the_lowest_card(policy: str) -> None:
+    """NT, the declarer holding Mighty, the joker and every side ace: the heuristic calls
+    the best card it lacks (a king); the baseline called the deck's lowest card."""
+    params = compile_profile(STANDARD)
+    hand = parse_cards("AS JK AH AD AC QS QH QD 10C 9C")
+    pp = _pp()
+    pp[:] = pp  # tuned values; the solo threshold is far above this hand
+    deck = np.array(cards_of(STANDARD.deck_mask), np.int64)
+    mode, called, _ = friend_decide_nb(POLICIES[policy], pp, _st(), np.uint64(hand),
+                                       np.uint64(0), 14, TRUMPS.index("NT"), deck, False,
+                                       params)
+    assert mode == MODE_CALLED
+    if policy == "baseline":
+        assert called == int(deck[0])
+    else:
+        assert called % 13 == 11 and not hand >> called & 1  # a king it lacks
+
+
+def test_with_nothing_left_to_call_the_heuristic_plays_openly() -> None:
+    """A hand holding every ace and king (impossible to call a better card) goes without
+    a friend where the profile allows it, rather than calling a low card."""
+    params = compile_profile(STANDARD)
+    pp = _pp()
+    pp[7] = 60.0  # solo threshold out of reach: the call itself decides
+    hand = parse_cards("AS JK AH AD AC KS KH KD KC QS")
+    deck = np.array(cards_of(STANDARD.deck_mask), np.int64)
+    mode, called, _ = friend_decide_nb(POLICY_HEURISTIC, pp, _st(), np.uint64(hand),
+                                       np.uint64(0), 14, TRUMPS.index("NT"), deck, False,
+                                       params)
+    assert mode == MODE_CALLED and called % 13 == 10  # the best card it lacks: a queen
+    assert MODE_NONE != mode
+
+
+@pytest.mark.parametrize("policy", ["heuristic", "baseline"])
+def test_a_good_blind_raises_the_contract(policy: str) -> None:
+    """13 spades won with a modest hand; the blind brought the joker, Mighty (A♦ with
+    spades trump) and spades: the hand now promises far more than 13."""
+    params = compile_profile(STANDARD)
+    hand = np.uint64(parse_cards("JK AD KS QS JS 10S 9S 8S 7S 2C"))
+    bid, trump = contract_decide_nb(POLICIES[policy], _pp(), _st(), hand, 13,
+                                    TRUMPS.index("S"), params)
+    assert trump == TRUMPS.index("S")
+    assert (bid > 13) == (policy == "heuristic")
+
+
+@pytest.mark.parametrize("policy", ["heuristic", "baseline"])
+def test_trick_scored_profiles_win_tricks_without_points(policy: str) -> None:
+    """ucla-5p scores tricks: an opponent's 5C leads a trick without points, the follower
+    is void in clubs with the 2 of trumps. A trick is a trick: the heuristic ruffs; the
+    baseline, counting card points, threw a card."""
+    profile = load_profile("ucla-5p")
+    params = compile_profile(profile)
+    hand = parse_cards("2H 3D 4D 5D 6S 7S 8S 9D 10D JD")
+    legal = np.uint64(hand)
+    trick = np.full(MAX_PLAYERS, -1, np.int64)
+    trick[0] = _card("5C")
+    at = (trick, 1, 3, TRUMPS.index("H"), 3, -1, False, -1)
+    gone = np.uint64(hand | parse_cards("5C"))
+    card, _, _ = play_decide_nb(POLICIES[policy], _st(), 4, np.uint64(hand), legal, at, 0,
+                                False, (np.uint64(0), gone), 5, params, -1)
+    assert (card == _card("2H")) == (policy == "heuristic")
+
+
+@pytest.mark.parametrize("policy", ["heuristic", "baseline"])
+def test_the_joker_is_led_before_it_loses_its_power(policy: str) -> None:
+    """Two cards left, the joker one of them: in the last trick it has no power. The
+    heuristic leads it now; the baseline kept it and lost it."""
+    hand = np.uint64(parse_cards("JK 5C"))
+    seen = np.uint64(((1 << 53) - 1) & ~parse_cards(
+        "JK 5C KC QC JC 10C 9C 8C 7C 6C 2D 3D"))
+    card, _, _ = lead_nb(hand, hand, TRUMPS.index("S"), 9, -1, True, seen, _card("AD"),
+                         True, 0, policy == "heuristic", hand | seen)
+    assert (card == 52) == (policy == "heuristic")
+
+
+@pytest.mark.parametrize("policy", ["heuristic", "baseline"])
+def test_two_decks_no_king_is_cashed_while_the_other_ace_is_out(policy: str) -> None:
+    """Two decks, diamonds trump: one ace of hearts has been played, the other copy is
+    still out. The king of hearts is not a sure winner; the baseline, which counted
+    kinds, led it as one."""
+    hand = parse_cards("KH 4H 5C 6C 7S")
+    seen = np.uint64(parse_cards("AH 2H 3H 2C 3C"))
+    club = policy == "heuristic"
+    gone = np.uint64(gone_kinds_nb(np.uint64(hand), np.uint64(0), seen, np.uint64(0), 2)
+                     if club else np.uint64(hand) | seen)
+    card, _, _ = lead_nb(np.uint64(hand), np.uint64(hand), TRUMPS.index("D"), 4, -1, False,
+                         seen, _card("AS"), True, 0, club, gone)
+    assert (card == _card("KH")) == (policy == "baseline")
+
+
+def test_weak_hands_shown_by_the_heuristic_are_rarely_strong() -> None:
+    """Over many deals no weak-hand redeal is asked for by a hand with Mighty and the
+    joker (tests/test_simulate.py compares the shares with the baseline's)."""
+    batch = play_batch(STANDARD, seed=3, game_start=0, games=5000,
+                       players=parse_players("heuristic", 5))
+    weak = np.flatnonzero(batch.column("outcome") == OUTCOMES.index("weak-redeal"))
+    hands = batch.ru[weak, batch.column("redeal_by")[weak]]
+    assert len(weak) > 0
+    assert not ((hands >> np.uint64(12)) & (hands >> np.uint64(52)) & np.uint64(1)).any()
+
+
+def _king_leads_lost(policy: str) -> tuple[int, int]:
+    """In russian-7p deals: kings led (not trumps) while an ace of their suit is still
+    unseen, and how many of them an ace took."""
+    profile = load_profile("russian-7p")
+    n = profile.players
+    b = play_batch(profile, seed=4, game_start=0, games=120,
+                   players=parse_players(policy, n), record_tricks=True)
+    trump = b.column("trump")
+    kings = lost = t = 0
+    for r in np.flatnonzero(b.played()):
+        seen: dict[int, int] = {}
+        for _ in range(profile.hand_size):
+            row = b.ti[t]
+            t += 1
+            cards = [min(int(x) & 63, 52) for x in row[T_CARDS:T_CARDS + n]]
+            kind = cards[0]
+            if kind < 52 and kind % 13 == 11 and kind // 13 != trump[r]:
+                if seen.get(kind + 1, 0) < 2:
+                    kings += 1
+                    lost += int(row[T_WINNER]) != int(row[T_LEADER]) and kind + 1 in cards
+            for c in cards:
+                seen[c] = seen.get(c, 0) + 1
+    return kings, lost
+
+
+def test_two_decks_kings_are_not_led_into_the_other_ace() -> None:
+    heuristic, baseline = _king_leads_lost("heuristic"), _king_leads_lost("baseline")
+    assert baseline[1] > 20
+    assert heuristic[1] * 4 < baseline[1]
