@@ -154,7 +154,7 @@ def test_the_joker_is_led_before_it_loses_its_power(policy: str) -> None:
     seen = np.uint64(((1 << 53) - 1) & ~parse_cards(
         "JK 5C KC QC JC 10C 9C 8C 7C 6C 2D 3D"))
     card, _, _ = lead_nb(hand, hand, TRUMPS.index("S"), 9, -1, True, seen, _card("AD"),
-                         True, 0, policy == "heuristic", hand | seen)
+                         (True, True), 0, policy == "heuristic", hand | seen)
     assert (card == 52) == (policy == "heuristic")
 
 
@@ -169,7 +169,7 @@ def test_two_decks_no_king_is_cashed_while_the_other_ace_is_out(policy: str) -> 
     gone = np.uint64(gone_kinds_nb(np.uint64(hand), np.uint64(0), seen, np.uint64(0), 2)
                      if club else np.uint64(hand) | seen)
     card, _, _ = lead_nb(np.uint64(hand), np.uint64(hand), TRUMPS.index("D"), 4, -1, False,
-                         seen, _card("AS"), True, 0, club, gone)
+                         seen, _card("AS"), (True, False), 0, club, gone)
     assert (card == _card("KH")) == (policy == "baseline")
 
 

@@ -125,7 +125,7 @@ def test_the_heuristic_chooses_nt_for_top_cards_and_a_suit_for_length() -> None:
 
 def test_standard_players_declare_every_contract_type() -> None:
     """NT and openly friendless contracts occur among tuned standard players."""
-    ri = play_batch(STANDARD, seed=8, game_start=0, games=300,
+    ri = play_batch(STANDARD, seed=8, game_start=0, games=5000,
                     players=parse_players("heuristic", STANDARD.players)).ri
     played = ri[ri[:, R_OUTCOME] == OUTCOME_PLAYED]
     assert (played[:, R_TRUMP] == TRUMPS.index("NT")).mean() > 0.03

@@ -103,6 +103,22 @@ def _clamped(params: HeuristicParams, name: str, value: float) -> HeuristicParam
         return None  # outside the parameter's range
 
 
+def decides(profile: RuleProfile, name: str) -> bool:
+    """Whether parameter ``name`` can change a decision under ``profile``'s rules: no
+    weak hand is shown where the rules have no weak-hand redeal, and no bid is raised
+    after the exchange where they allow no raise (a trump change is no raise).
+
+    >>> from mighty_sim.rules.profile import load_profile
+    >>> [decides(load_profile("russian-7p"), n) for n in ("weak_show", "raise_margin")]
+    [False, False]
+    """
+    if name == "weak_show":
+        return profile.weak_hand_when != "never"
+    if name == "raise_margin":
+        return profile.raise_after_exchange or profile.raise_rule == "rank-gap"
+    return True
+
+
 def tune(
     profile: RuleProfile, *, deals: int = 10_000, seed: int = 0, rounds: int = 12,
     start: HeuristicParams | None = None, report: Callable[[Step], None] | None = None,
@@ -121,6 +137,8 @@ def tune(
         moved = False
         field_ = _Field(profile, params, deals, round_seed)
         for name in PARAM_NAMES:
+            if not decides(profile, name):
+                continue
             direction = 0
             for sign in (+1, -1):
                 if direction:
@@ -153,4 +171,4 @@ def tune(
     return result
 
 
-__all__ = ["STEPS", "Step", "TuneResult", "tune"]
+__all__ = ["STEPS", "Step", "TuneResult", "decides", "tune"]

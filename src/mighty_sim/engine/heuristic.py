@@ -133,9 +133,11 @@ def read_tuned(path: str | Path) -> tuple[HeuristicParams, dict[str, Any]]:
 
 
 @cache
-def _shipped() -> dict[str, tuple[HeuristicParams, dict[str, Any]]]:
-    """The tuned files shipped with the package, by profile name."""
-    return {f.stem: read_tuned(f) for f in sorted(TUNED_DIR.glob("*.toml"))}
+def _shipped(baseline: bool = False) -> dict[str, tuple[HeuristicParams, dict[str, Any]]]:
+    """The tuned files shipped with the package, by profile name (``baseline``: the
+    frozen values of the baseline player, in ``tuned/baseline/``)."""
+    folder = TUNED_DIR / "baseline" if baseline else TUNED_DIR
+    return {f.stem: read_tuned(f) for f in sorted(folder.glob("*.toml"))}
 
 
 def _distance(a: RuleProfile, b: RuleProfile) -> int:
@@ -143,10 +145,10 @@ def _distance(a: RuleProfile, b: RuleProfile) -> int:
     return sum(da[k] != db[k] for k in da if k not in ("name", "description"))
 
 
-def _tuned_exactly(profile: RuleProfile) -> HeuristicParams | None:
+def _tuned_exactly(profile: RuleProfile, baseline: bool = False) -> HeuristicParams | None:
     """The shipped values tuned for exactly these rules (by fingerprint), if any."""
     fingerprint = profile.fingerprint()
-    return next((params for params, meta in _shipped().values()
+    return next((params for params, meta in _shipped(baseline).values()
                  if meta.get("fingerprint") == fingerprint), None)
 
 
@@ -155,13 +157,15 @@ def has_tuned(profile: RuleProfile) -> bool:
     return _tuned_exactly(profile) is not None
 
 
-def tuned_for(profile: RuleProfile) -> HeuristicParams:
+def tuned_for(profile: RuleProfile, *, baseline: bool = False) -> HeuristicParams:
     """The heuristic's values for ``profile``: those tuned for its rules (by fingerprint,
-    then by name), else those of the nearest built-in profile."""
-    exact = _tuned_exactly(profile)
+    then by name), else those of the nearest built-in profile. With ``baseline``, the
+    baseline player's: the values the first heuristic was tuned to, kept frozen with it
+    (``tuned/baseline/``), so that it plays today as it always has."""
+    exact = _tuned_exactly(profile, baseline)
     if exact is not None:
         return exact
-    shipped = _shipped()
+    shipped = _shipped(baseline)
     if profile.name in shipped:
         return shipped[profile.name][0]
     nearest = min(BUILTIN_PROFILES.values(), key=lambda b: (_distance(profile, b), b.name))

@@ -60,7 +60,7 @@ class PlayerSpec:
         when none were given (random players have none)."""
         if self.policy == "random" or self.params is not None:
             return self
-        return replace(self, params=tuned_for(profile))
+        return replace(self, params=tuned_for(profile, baseline=self.policy == "baseline"))
 
 
 _PIMC_KEYS: dict[str, tuple[Callable[[str], float], float, float]] = {

@@ -52,6 +52,7 @@ from ..players.play_policy_nb import (
     follow_club_nb,
     follow_nb,
     gone_kinds_nb,
+    joker_fades_nb,
     lead_nb,
     play_decide_nb,
     random_play_at_nb,
@@ -349,7 +350,9 @@ def play_tricks_nb(
                         ours = True
                 if k == 0:  # the heuristic leader (policy_nb.play_decide_nb's lead)
                     card, named, demand = lead_nb(hand, legal, trump, trick_no, demand_card,
-                                                  ours, seen, r.mighty, powered_lead,
+                                                  ours, seen, r.mighty,
+                                                  (powered_lead, joker_fades_nb(params,
+                                                                                trick_no)),
                                                   r.hunter_tricks, club, gone)
                 elif not (k == 1 and tr[0] == JOKER_BIT) and not (
                         r.late_power and legal & hunter_bit and in_trick & _JOKER):

@@ -117,7 +117,8 @@ def play_decide_nb(
     mighty = mighty_of_nb(params, trump)
     if n_played == 0:
         return lead_nb(hand, legal, trump, trick_no, demand_card, declarer_side, seen,
-                       mighty, powered_lead, params[P_HUNTER_TRICKS],
+                       mighty, (powered_lead, joker_fades_nb(params, trick_no)),
+                       params[P_HUNTER_TRICKS],
                        policy != POLICY_BASELINE, gone)
     # following: who is winning so far, and is it a partner?
     idx = win_idx
@@ -212,6 +213,14 @@ def follow_nb(
     if wins:
         return cheapest_winner_nb(wins, trump, mighty)
     return _cheapest_nb(legal, trump, mighty)
+
+
+@njit(cache=True, inline="always")
+def joker_fades_nb(params: np.ndarray, trick_no: int) -> bool:
+    """Whether a joker has no power from the trick after ``trick_no`` on while it has
+    some in it (``standard``: trick 9; never where the last trick keeps its power)."""
+    powerless = params[P_JOKER_POWERLESS]
+    return not in_tricks_nb(powerless, trick_no) and in_tricks_nb(powerless, trick_no + 1)
 
 
 @njit(cache=True, inline="always")
@@ -427,12 +436,14 @@ def _cheapest_nb(legal: np.uint64, trump: int, mighty: int) -> int:
 @njit(cache=True)
 def lead_nb(
     hand: np.uint64, legal: np.uint64, trump: int, trick_no: int, demand_card: int,
-    declarer_side: bool, seen: np.uint64, mighty: int, powered_lead: bool,
+    declarer_side: bool, seen: np.uint64, mighty: int, joker: tuple[bool, bool],
     hunter_tricks: int, club: bool, gone: np.uint64,
 ) -> tuple[int, int, bool]:
     """The heuristic leader's (card, joker suit named or -1, demand): ``demand_card`` the
     card that may demand the joker now (-1 if none), ``seen`` every card of the finished
-    tricks, ``hunter_tricks`` the profile's tricks where the hunter may demand; ``gone``
+    tricks, ``hunter_tricks`` the profile's tricks where the hunter may demand, ``joker``
+    whether a joker led now has power and whether it has none from the next trick on;
+    ``gone``
     the card kinds of which no copy is left outside its hand (:func:`gone_kinds_nb`),
     which the heuristic (``club``) counts by copies where the baseline takes a kind seen
     once as gone."""
@@ -442,7 +453,8 @@ def lead_nb(
             and in_tricks_nb(hunter_tricks, trick_no) and trick_no < 10):
         return demand_card, -1, True
     outside = ~gone if club else ~(hand | seen)
-    if club and has_nb(legal, JOKER_BIT) and powered_lead and popcount_nb(hand) <= 2:
+    powered_lead, fades = joker
+    if club and has_nb(legal, JOKER_BIT) and powered_lead and fades:
         # the joker's last trick with its power: a joker kept to the end is lost
         return JOKER_BIT, (trump if trump != NO_TRUMP else 0), False
     # 2. declarer side draws trumps while opponents may hold some
