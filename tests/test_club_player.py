@@ -22,7 +22,13 @@ from mighty_sim.kernels.layout import (
     T_WINNER,
 )
 from mighty_sim.kernels.params import MODE_CALLED, MODE_NONE, compile_profile
-from mighty_sim.kernels.players.play_policy_nb import gone_kinds_nb, lead_nb, play_decide_nb
+from mighty_sim.kernels.players.play_policy_nb import (
+    gone_kinds_nb,
+    lead_nb,
+    play_decide_nb,
+    standing_nb,
+    winners_nb,
+)
 from mighty_sim.kernels.players.policy_nb import (
     WEAK,
     auction_decide_nb,
@@ -213,3 +219,31 @@ def test_two_decks_kings_are_not_led_into_the_other_ace() -> None:
     heuristic, baseline = _king_leads_lost("heuristic"), _king_leads_lost("baseline")
     assert baseline[1] > 20
     assert heuristic[1] * 4 < baseline[1]
+
+
+def test_standing_cards_by_masks_are_those_no_threat_beats() -> None:
+    """``standing_nb`` (masks) against ``winners_nb`` asked card by card, on random
+    tricks: the cards that would win, random unseen cards as threats, every strain."""
+    rng = np.random.default_rng(5)
+    for _ in range(3000):
+        deck = rng.permutation(53)
+        trump = int(rng.integers(5))
+        mighty = _card("AD") if trump == 0 else _card("AS")
+        suit = int(rng.integers(4))
+        w = int(deck[0])
+        power = bool(rng.integers(2))
+        hand = np.uint64(sum(1 << int(c) for c in deck[1:11]))
+        threats = np.uint64(sum(1 << int(c) for c in deck[11:11 + int(rng.integers(0, 20))]))
+        wins = winners_nb(hand, w, suit, trump, mighty, power)
+        by_card = 0
+        for c in cards_of(int(wins)):
+            if not winners_nb(threats, c, suit, trump, mighty, power):
+                by_card |= 1 << c
+        assert int(standing_nb(wins, threats, suit, trump, mighty, power)) == by_card
+        # two decks: the other copy of a card among the threats does not beat it
+        copies = np.uint64(int(threats) | int(wins) & ~(1 << mighty) & ~(1 << 52))
+        by_card = 0
+        for c in cards_of(int(wins)):
+            if not winners_nb(copies, c, suit, trump, mighty, power):
+                by_card |= 1 << c
+        assert int(standing_nb(wins, copies, suit, trump, mighty, power)) == by_card

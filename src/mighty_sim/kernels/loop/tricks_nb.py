@@ -68,6 +68,7 @@ from ..rules.rules_nb import (
     fold_nb,
     in_tricks_nb,
     mighty_of_nb,
+    popcount_nb,
     suit_mask_nb,
     suit_to_follow_nb,
     trick_winner_nb,
@@ -368,13 +369,16 @@ def play_tricks_nb(
                                          trick_points, k == n - 1, trick_no, trump, r.mighty)
                     else:
                         partner_wins = (mine >> win_seat) & 1 == 1
-                        opp_behind = 0
-                        for j in range(k + 1, n):
-                            if (mine >> ((leader + j) % n)) & 1 == 0:
-                                opp_behind += 1
+                        # the seats still to play: after this seat, before the leader
+                        after = ((1 << n) - 1) & ~((2 << seat) - 1)
+                        before = (1 << leader) - 1
+                        behind = after & before if seat < leader else after | before
+                        opp_behind = popcount_nb(np.uint64(behind & ~mine))
+                        wins = _NONE  # not asked when a partner wins
+                        if not partner_wins:
+                            wins = winners_nb(legal, tr[win], suit, trump, r.mighty, power)
                         card = follow_club_nb(
-                            legal, tr[win], partner_wins,
-                            winners_nb(legal, tr[win], suit, trump, r.mighty, power),
+                            legal, tr[win], partner_wins, wins,
                             (suit, trick_points, power, n - 1), DECK_KINDS & ~gone,
                             opp_behind, trick_no, trump, r.mighty, tricks_scored)
                     named, demand = -1, False

@@ -258,16 +258,40 @@ def cheapest_winner_nb(wins: np.uint64, trump: int, mighty: int) -> int:
 @njit(cache=True, inline="always")
 def standing_nb(cards: np.uint64, threats: np.uint64, suit: int, trump: int, mighty: int,
                 joker_power: bool) -> np.uint64:
-    """The cards of ``cards`` that, once winning the trick, no card of ``threats`` beats
-    (``winners_nb`` asked with the threats as the hand)."""
-    out = np.uint64(0)
-    m = cards
-    while m:
-        c = lowest_card_nb(m)
-        m &= m - np.uint64(1)
-        if not winners_nb(threats, c, suit, trump, mighty, joker_power):
-            out |= bit_nb(c)
+    """The cards of ``cards`` (cards that would win the trick: of the suit to follow,
+    trumps, Mighty, the joker) that, once winning it, no card of ``threats`` beats: what
+    ``winners_nb`` says card by card, in masks. Mighty stands; the joker with power
+    stands unless Mighty is a threat; any other card only when neither is, a trump
+    above every threatening trump, a card of the suit to follow above every threatening
+    card of its suit and no threatening trump (with two decks, a card whose other copy
+    is the highest threat stands too: of two copies the first played wins)."""
+    mighty_bit = bit_nb(mighty)
+    out = cards & mighty_bit
+    if threats & mighty_bit:
+        return out
+    if joker_power:
+        out |= cards & _JOKER_MASK
+        if threats & _JOKER_MASK:
+            return out
+    rest = cards & ~mighty_bit & ~_JOKER_MASK
+    trump_threats = np.uint64(0)
+    if trump != NO_TRUMP:
+        t_mask = suit_mask_nb(trump)
+        trump_threats = threats & t_mask & ~mighty_bit
+        mine = rest & t_mask
+        out |= mine & _from_nb(highest_card_nb(trump_threats)) if trump_threats else mine
+        rest &= ~t_mask
+    if rest and not trump_threats and 0 <= suit < 4:
+        side = threats & suit_mask_nb(suit) & ~mighty_bit
+        out |= rest & _from_nb(highest_card_nb(side)) if side else rest
     return out
+
+
+@njit(cache=True, inline="always")
+def _from_nb(card: int) -> np.uint64:
+    """The cards from ``card`` up in bit order: a copy of a threat (two decks) does not
+    beat the copy played first."""
+    return above_nb(card) | bit_nb(card)
 
 
 @njit(cache=True, inline="always")
@@ -346,7 +370,11 @@ def follow_club_nb(
         # opp_behind / others)
         c = cheapest_winner_nb(wins, trump, mighty)
         beaten_by = popcount_nb(winners_nb(threats, c, suit, trump, mighty, joker_power))
-        if (1.0 - opp_behind / others) ** beaten_by > 0.25:
+        survive, total = 1, 1  # (others - behind)^t / others^t, against one in four
+        for _ in range(min(beaten_by, 13)):  # past 13 below one in four at any table
+            survive *= others - opp_behind
+            total *= others
+        if 4 * survive > total:
             return c
         return _cheapest_nb(legal, trump, mighty)
     if wins:
