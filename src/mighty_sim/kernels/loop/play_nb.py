@@ -257,6 +257,7 @@ def play_until_nb(
         declarer, friend = s[S_DECLARER], s[S_FRIEND]
         partners = partners_of_nb(seat, n, declarer, friend, s[S_REVEALED] == 1, s[S_KIND])
         ours = seat == declarer or seat == friend
+        known = s[S_REVEALED] == 1 or s[S_KIND] != FRIEND_KIND_FRIEND or seat == friend
         in_trick = np.uint64(0)
         for i in range(k):
             in_trick |= bit_nb(tr[i])
@@ -267,10 +268,13 @@ def play_until_nb(
             if holds_called_nb(hand, seat, declarer, friend, s[S_CALLED], s[S_MODE]):
                 partners |= 1 << declarer
                 ours = True
+                known = True
+        hostile = hostile_behind_nb(seats_behind_nb(n, s[S_LEADER], seat), partners, seat,
+                                    n, declarer, known)
         card, suit, demand = play_decide_nb(
             policy, st, seat, hand, legal,
             (tr, k, s[S_LEADER], s[S_TRUMP], trick_no, s[S_JOKER_SUIT], s[S_DEMANDED] == 1,
-             demand_card), partners, ours, (h[H_SEEN], gone), n, params, -1)
+             demand_card), partners, ours, (h[H_SEEN], gone, hostile), n, params, -1)
         if s[S_DECKS] == 2:
             card = copy_of_nb(h[seat], h[H_PLANE1 + seat], card)
         if k + 1 < n and s[S_TRACK] == 0:  # mid-trick: no trick to close, no inference
@@ -279,6 +283,32 @@ def play_until_nb(
             t_used = apply_play_nb(s, h, tr, seat, card, suit, demand, params, record, ti,
                                    t_used)
     return t_used
+
+
+@njit(cache=True, inline="always")
+def seats_behind_nb(n: int, leader: int, seat: int) -> int:
+    """The seats still to play in a trick after ``seat`` (bit s): after it and before the
+    leader, around the table."""
+    after = ((1 << n) - 1) & ~((2 << seat) - 1)
+    before = (1 << leader) - 1
+    return after & before if seat < leader else after | before
+
+
+@njit(cache=True, inline="always")
+def hostile_behind_nb(behind: int, mine: int, seat: int, n: int, declarer: int,
+                      known: bool) -> float:
+    """How many of the seats ``behind`` are opponents of ``seat``, as it can tell:
+    those not among its partners ``mine`` when it knows the sides (``known``); else, for
+    the declarer, each other seat but one in ``n - 1`` (the friend it does not know);
+    for a defender, the declarer and each other seat one time in ``n - 2`` (the friend
+    hidden among them)."""
+    if known:
+        return float(popcount_nb(np.uint64(behind & ~mine)))
+    count = popcount_nb(np.uint64(behind))
+    if seat == declarer:
+        return count * (n - 2) / (n - 1)
+    d = (behind >> declarer) & 1
+    return d + (count - d) / (n - 2)
 
 
 @njit(cache=True, inline="always")

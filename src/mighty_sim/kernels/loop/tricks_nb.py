@@ -99,9 +99,11 @@ from .play_nb import (
     S_WON,
     TR_PHYSICAL,
     holds_called_nb,
+    hostile_behind_nb,
     jokers_held_nb,
     partners_of_nb,
     record_trick_nb,
+    seats_behind_nb,
     take_copy_nb,
 )
 
@@ -342,6 +344,7 @@ def play_tricks_nb(
                 club = (baseline_seats >> seat) & 1 == 0
                 mine = (partners >> (8 * seat)) & 0xFF
                 ours = seat == declarer or seat == friend
+                known = revealed or kind != FRIEND_KIND_FRIEND or seat == friend
                 gone = hand | seen | in_trick
                 if two and club:
                     gone = gone_kinds_nb(h[seat], h[H_PLANE1 + seat], seen | in_trick, seen2,
@@ -349,6 +352,7 @@ def play_tricks_nb(
                     if holds_called_nb(hand, seat, declarer, friend, called, mode):
                         mine |= 1 << declarer  # a called card's holder is a friend
                         ours = True
+                        known = True
                 if k == 0:  # the heuristic leader (policy_nb.play_decide_nb's lead)
                     card, named, demand = lead_nb(hand, legal, trump, trick_no, demand_card,
                                                   ours, seen, r.mighty,
@@ -369,24 +373,24 @@ def play_tricks_nb(
                                          trick_points, k == n - 1, trick_no, trump, r.mighty)
                     else:
                         partner_wins = (mine >> win_seat) & 1 == 1
-                        # the seats still to play: after this seat, before the leader
-                        after = ((1 << n) - 1) & ~((2 << seat) - 1)
-                        before = (1 << leader) - 1
-                        behind = after & before if seat < leader else after | before
+                        behind = seats_behind_nb(n, leader, seat)
                         opp_behind = popcount_nb(np.uint64(behind & ~mine))
+                        hostile = hostile_behind_nb(behind, mine, seat, n, declarer, known)
                         wins = _NONE  # not asked when a partner wins
                         if not partner_wins:
                             wins = winners_nb(legal, tr[win], suit, trump, r.mighty, power)
                         card = follow_club_nb(
                             legal, tr[win], partner_wins, wins,
-                            (suit, trick_points, power, n - 1), DECK_KINDS & ~gone,
+                            (suit, trick_points, power, n - 1, hostile), DECK_KINDS & ~gone,
                             opp_behind, trick_no, trump, r.mighty, tricks_scored)
                     named, demand = -1, False
                 else:  # the heuristic, which draws nothing
                     card, named, demand = play_decide_nb(
                         policies[seat], st, seat, hand, legal,
                         (tr, k, leader, trump, trick_no, joker_suit, demanded, demand_card),
-                        mine, ours, (seen, gone), n, params, win)
+                        mine, ours, (seen, gone, hostile_behind_nb(
+                            seats_behind_nb(n, leader, seat), mine, seat, n, declarer,
+                            known)), n, params, win)
             # -- the card into the trick (play_nb.place_card_nb) -----------------------------
             if two:
                 copy = copy_of_nb(h[seat], h[H_PLANE1 + seat], card)

@@ -95,7 +95,7 @@ def random_play_nb(st: np.ndarray, legal: np.uint64, powered_lead: bool,
 def play_decide_nb(
     policy: int, st: np.ndarray, seat: int, hand: np.uint64, legal: np.uint64,
     at: tuple[np.ndarray, int, int, int, int, int, bool, int], partner_mask: int,
-    declarer_side: bool, memory: tuple[np.uint64, np.uint64], players: int,
+    declarer_side: bool, memory: tuple[np.uint64, np.uint64, float], players: int,
     params: np.ndarray, win_idx: int,
 ) -> tuple[int, int, bool]:
     """(card, joker suit named or -1, demand) for the seat to play.
@@ -106,11 +106,13 @@ def play_decide_nb(
     ``partner_mask`` has bit s set for each seat known to be on this seat's side;
     ``memory`` is (``seen``, every card played before this trick; ``gone``, the card
     kinds of which no copy is left outside its hand, this trick's cards counted: see
-    :func:`gone_kinds_nb`); ``win_idx`` the index in ``trick``
+    :func:`gone_kinds_nb`; ``hostile``, how many of the seats still to play it counts
+    as opponents, :func:`..loop.play_nb.hostile_behind_nb`); ``win_idx`` the index in
+    ``trick``
     of the card winning it so far when the caller knows it, else -1.
     """
     trick, n_played, leader, trump, trick_no, joker_suit, demanded, demand_card = at
-    seen, gone = memory
+    seen, gone, hostile = memory
     powered_lead = not in_tricks_nb(params[P_JOKER_POWERLESS], trick_no)
     if policy == POLICY_RANDOM:
         return random_play_nb(st, legal, n_played == 0 and powered_lead, demand_card)
@@ -175,7 +177,7 @@ def play_decide_nb(
         if (partner_mask >> ((leader + j) % players)) & 1 == 0:
             opp_behind += 1
     return follow_club_nb(
-        legal, w, partner_wins, wins, (suit, points, joker_power, players - 1),
+        legal, w, partner_wins, wins, (suit, points, joker_power, players - 1, hostile),
         DECK_KINDS & ~gone, opp_behind, trick_no, trump, mighty,
         params[P_BID_UNIT] == BID_TRICKS), -1, False
 
@@ -313,14 +315,15 @@ def threats_nb(outside: np.uint64, suit: int, trump: int, mighty: int, points: i
 @njit(cache=True, inline="always")
 def follow_club_nb(
     legal: np.uint64, w: int, partner_wins: bool, wins: np.uint64,
-    at: tuple[int, int, bool, int], outside: np.uint64, opp_behind: int,
+    at: tuple[int, int, bool, int, float], outside: np.uint64, opp_behind: int,
     trick_no: int, trump: int, mighty: int, tricks_scored: bool,
 ) -> int:
     """The heuristic follower's card, reasoning about the seats still to play.
 
     ``wins`` are the cards of ``legal`` that beat ``w``, the card winning the trick so
     far; ``at`` is (the suit to follow, the trick's points, the joker's power, the number
-    of other players, among whom the unseen cards lie); ``outside``
+    of other players, among whom the unseen cards lie, and how many of the seats still
+    to play it counts as opponents: a friend not known yet is one of several); ``outside``
     the cards it has not seen (not in its hand, the finished tricks or this one) and
     ``opp_behind`` how many seats still to play are not known partners.
 
@@ -336,7 +339,7 @@ def follow_club_nb(
       their trick).
     - In trick-scored profiles every trick is worth winning and points are not fed.
     """
-    suit, points, joker_power, others = at
+    suit, points, joker_power, others, hostile = at
     mighty_bit = bit_nb(mighty)
     worth_pts = 2 if tricks_scored else points
     if partner_wins:
@@ -366,15 +369,11 @@ def follow_club_nb(
         if stand:
             return cheapest_winner_nb(stand, trump, mighty)
         # no card stands: the cheapest winner, unless the seats behind beat it three
-        # times in four (each unseen card that beats it is behind with odds
-        # opp_behind / others)
+        # times in four (each unseen card that beats it is in an opponent's hand behind
+        # with odds hostile / others)
         c = cheapest_winner_nb(wins, trump, mighty)
         beaten_by = popcount_nb(winners_nb(threats, c, suit, trump, mighty, joker_power))
-        survive, total = 1, 1  # (others - behind)^t / others^t, against one in four
-        for _ in range(min(beaten_by, 13)):  # past 13 below one in four at any table
-            survive *= others - opp_behind
-            total *= others
-        if 4 * survive > total:
+        if (1.0 - hostile / others) ** beaten_by > 0.25:
             return c
         return _cheapest_nb(legal, trump, mighty)
     if wins:
