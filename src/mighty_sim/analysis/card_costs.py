@@ -29,13 +29,11 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ..dataset.config import RunConfig
 from ..dataset.integrity import CARDS_FILE, open_run
 from ..dataset.schema import deal_id
-from ..engine.batch import play_batch
 from ..files import written_whole
 from ..workers import run_polled
-from .par import _games, _run_key, check_solvable, chunk_games
+from .par import _games, _run_key, check_solvable, chunk_games, replay_games
 from .stats import Z95
 
 
@@ -45,12 +43,7 @@ def _chunk(config_dict: dict[str, Any], game_start: int, games: int, from_trick:
     one row a deal, its sums by side and by trick."""
     from ..engine.search import card_costs
 
-    config = RunConfig.from_dict(config_dict)
-    profile = config.profile
-    games = min(games, config.games - game_start)
-    batch = play_batch(profile, seed=config.seed, game_start=game_start, games=games,
-                       players=config.players, ledger=config.ledger, record_tricks=True,
-                       to_target=config.to_target)
+    profile, batch = replay_games(config_dict, game_start, games)
     out = card_costs(batch, profile, from_trick)
     played = np.flatnonzero(batch.played())
     bad = played[out.pars[played] < 0]

@@ -34,7 +34,7 @@ import pyarrow.parquet as pq
 from ..dataset.config import RunConfig
 from ..dataset.integrity import PACKED_PARTS, PAR_FILE, PAR_PARTS, open_run
 from ..dataset.schema import deal_id
-from ..engine.batch import play_batch
+from ..engine.batch import Batch, play_batch
 from ..files import written_whole
 from ..rules.profile import TRUMPS, RuleProfile
 from ..workers import run_polled
@@ -61,6 +61,19 @@ def chunk_games(profile: RuleProfile, from_trick: int) -> int:
     return max(1, CHUNK_GAMES // int(6 ** max(0, left - 6)))
 
 
+def replay_games(config_dict: dict[str, Any], game_start: int, games: int
+                 ) -> tuple[RuleProfile, Batch]:
+    """A run's games ``game_start ..`` (``games`` of them, fewer at the run's end)
+    simulated again from its configuration, their tricks recorded: what the searches
+    of recorded deals take up."""
+    config = RunConfig.from_dict(config_dict)
+    games = min(games, config.games - game_start)
+    batch = play_batch(config.profile, seed=config.seed, game_start=game_start,
+                       games=games, players=config.players, ledger=config.ledger,
+                       record_tricks=True, to_target=config.to_target)
+    return config.profile, batch
+
+
 def _chunk(config_dict: dict[str, Any], game_start: int, games: int, from_trick: int,
            limit: int) -> dict[str, np.ndarray]:
     """Par of the played deals of games ``game_start ..``: the table's columns (``par``
@@ -72,12 +85,7 @@ def _chunk(config_dict: dict[str, Any], game_start: int, games: int, from_trick:
     (:class:`..engine.search.ParSolver`)."""
     from ..engine.search import GAVE_UP, SEARCH_VERSION, ParSolver
 
-    config = RunConfig.from_dict(config_dict)
-    profile = config.profile
-    games = min(games, config.games - game_start)
-    batch = play_batch(profile, seed=config.seed, game_start=game_start, games=games,
-                       players=config.players, ledger=config.ledger, record_tricks=True,
-                       to_target=config.to_target)
+    profile, batch = replay_games(config_dict, game_start, games)
     solver = ParSolver(profile, batch.ri, batch.ru, batch.ti, from_trick)
     played = np.flatnonzero(batch.played())
     seconds = np.zeros(len(played))

@@ -204,14 +204,7 @@ def follow_nb(
     # an opponent (or nobody known) is winning: win cheaply when it is worth it
     if simple:
         wins = winners_nb(legal, w, suit, trump, mighty, joker_power)
-    # worth winning: points in it (the card's own included), the last seat, the last
-    # tricks; Mighty only for two points or more, the joker for one (but in trick 9)
-    if not (points >= 1 or last or trick_no >= 9):
-        wins &= POINT_MASK
-    if points + (1 if is_point_nb(mighty) else 0) < 2 and trick_no < 10:
-        wins &= ~mighty_bit
-    if points < 1 and trick_no != 9:
-        wins &= ~_JOKER_MASK
+    wins = worth_winning_nb(wins, points, last, trick_no, mighty)
     if wins:
         return cheapest_winner_nb(wins, trump, mighty)
     return _cheapest_nb(legal, trump, mighty)
@@ -237,6 +230,22 @@ def gone_kinds_nb(p0: np.uint64, p1: np.uint64, seen: np.uint64, seen2: np.uint6
     if jokers_left > 0:
         return gone & ~_JOKER_MASK
     return gone | _JOKER_MASK
+
+
+@njit(cache=True, inline="always")
+def worth_winning_nb(wins: np.uint64, points: int, last: bool, trick_no: int,
+                     mighty: int) -> np.uint64:
+    """The cards of ``wins`` worth winning a trick of ``points`` with: any when it holds
+    points (the card's own count: a point card may always win), is the last to play or
+    one of the last tricks; Mighty only for two points or more, the joker for one (but
+    in trick 9)."""
+    if not (points >= 1 or last or trick_no >= 9):
+        wins &= POINT_MASK
+    if points + (1 if is_point_nb(mighty) else 0) < 2 and trick_no < 10:
+        wins &= ~bit_nb(mighty)
+    if points < 1 and trick_no != 9:
+        wins &= ~_JOKER_MASK
+    return wins
 
 
 @njit(cache=True, inline="always")
@@ -353,13 +362,7 @@ def follow_club_nb(
                 return _lowest_rank_nb(give)
             return _cheapest_nb(legal, trump, mighty)
         return _cheapest_nb(legal, trump, mighty)
-    last = opp_behind == 0
-    if not (worth_pts >= 1 or last or trick_no >= 9):
-        wins &= POINT_MASK
-    if worth_pts + (1 if is_point_nb(mighty) else 0) < 2 and trick_no < 10:
-        wins &= ~mighty_bit
-    if worth_pts < 1 and trick_no != 9:
-        wins &= ~_JOKER_MASK
+    wins = worth_winning_nb(wins, worth_pts, opp_behind == 0, trick_no, mighty)
     if wins and opp_behind > 0:
         # the points the seats behind would spend Mighty or the joker on: a trick of a
         # trick-scored profile is one trick, worth no special card
