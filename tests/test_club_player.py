@@ -36,7 +36,7 @@ from mighty_sim.kernels.players.policy_nb import (
     contract_decide_nb,
     friend_decide_nb,
 )
-from mighty_sim.rules.cards import cards_of, parse_cards
+from mighty_sim.rules.cards import cards_of, format_cards, parse_cards
 from mighty_sim.rules.profile import TRUMPS, load_profile
 
 POLICIES = {"heuristic": POLICY_HEURISTIC, "baseline": POLICY_BASELINE}
@@ -247,3 +247,28 @@ def test_standing_cards_by_masks_are_those_no_threat_beats() -> None:
             if not winners_nb(copies, c, suit, trump, mighty, power):
                 by_card |= 1 << c
         assert int(standing_nb(wins, copies, suit, trump, mighty, power)) == by_card
+
+
+@pytest.mark.parametrize("policy", ["heuristic", "baseline"])
+def test_two_decks_the_called_cards_holder_plays_as_friend(policy: str) -> None:
+    """Two decks, diamonds trump, K♣ called: seat 2 holds it (the other copy is in the
+    blind) but nobody knows the friend until a copy is played. The declarer leads A♥ and
+    seat 2, void in hearts, is to play: as the friend it lets the declarer's ace take
+    the trick; the baseline, counting only a revealed friend as a partner, trumped it."""
+    from test_two_decks import Table
+
+    from mighty_sim.engine.batch import policy_arrays
+    from mighty_sim.kernels.loop.play_nb import play_until_nb
+
+    t = Table(["AH", "2H", "KC", "", "", ""], trump="D", call="KC")
+    assert t.friend() == (None, "friend")
+    held = format_cards(t.ref.hands[2]).split()
+    assert not [c for c in held if c.endswith("H")] and [c for c in held if c.endswith("D")]
+    t.play(0, "AH")
+    t.play(1, "2H")
+    policies, pp = policy_arrays(parse_players(policy, 6), t.ref.profile)
+    st = np.ones(1, np.uint64)
+    ti = np.zeros((1, t.ti.shape[1]), np.int8)
+    play_until_nb(st, t.s, t.h, t.tr, policies, t.params, 0.0, False, ti, 0, 1)
+    trumped = int(t.tr[2]) // 13 == TRUMPS.index("D")
+    assert trumped == (policy == "baseline")
