@@ -582,3 +582,63 @@ def test_a_position_limit_leaves_the_longest_searches_unanswered(
 def test_a_position_limit_is_for_a_runs_deals() -> None:
     r = _invoke("par", "--hand", "AS KS", "--contract", "15S", "--max-positions", "1K")
     assert r.exit_code == 2 and "--max-positions: only with DATASET" in r.output  # type: ignore[attr-defined]
+
+
+ONE_DECK_PROFILES = [n for n in BUILTIN_PROFILES if load_profile(n).deck_copies == 1]
+
+
+@pytest.mark.parametrize("name", ONE_DECK_PROFILES)
+def test_card_costs_add_up_to_what_the_players_took(name: str) -> None:
+    """The yardstick on random and heuristic deals of every one-deck profile: no card
+    costs less than nothing; the par at the first trick measured, less the declarer's
+    side's costs, plus the defence's, is what the side took; and the par the costs give
+    at each later trick's start is the par the search finds there on its own."""
+    profile = load_profile(name)
+    for players in ("heuristic", "random"):
+        batch = play_batch(profile, seed=4, game_start=0, games=40,
+                           players=parse_players(players, profile.players),
+                           record_tricks=True)
+        out = engine_search.card_costs(batch, profile, 7)
+        played = np.flatnonzero(batch.played())
+        assert (out.pars[played] >= 0).all()
+        n = profile.players
+        taken = batch.column("tricks" if profile.bid_unit == "tricks" else "points")
+        for r in played.tolist()[:15]:
+            costs = out.costs[r]
+            assert (costs[6:, :n] >= 0).all() and (costs[:, n:] == -1).all()
+            assert (costs[:6] == -1).all()
+            given = out.given[r].astype(int)
+            assert (given[6:].sum(axis=1) == costs[6:, :n].sum(axis=1)).all()
+            final = int(out.pars[r]) - given[:, 0].clip(0).sum() + given[:, 1].clip(0).sum()
+            assert final == int(taken[r])
+            par = int(out.pars[r])
+            work = engine_search.trick_arrays(profile, 7)
+            for pos in engine_search.recorded_positions(batch, r, profile, 7):
+                t = pos.trick_no
+                alone = engine_search.solve_position(pos, guess=engine_search.TOP,
+                                                     work=work, solve=t).value
+                assert alone == par, (name, players, r, t)
+                par += -int(given[t - 1, 0]) + int(given[t - 1, 1])
+
+
+def test_par_cards_writes_the_yardstick_that_analyze_and_show_give(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    r = _invoke("simulate", "--deals", "200", "--out", str(out), "--workers", "1")
+    assert r.exit_code == 0, r.output  # type: ignore[attr-defined]
+    r = _invoke("par", str(out), "--cards", "--deals", "150", "--from-trick", "7",
+                "--workers", "2")
+    assert r.exit_code == 0, r.output  # type: ignore[attr-defined]
+    cards = pl.read_parquet(out / "cards.parquet")
+    assert cards.height == 150 and (cards["from_trick"] == 7).all()
+    by_trick = np.stack(cards["declarer_by_trick"].to_list()).astype(int)
+    assert (by_trick.sum(axis=1) == cards["given_declarer"].to_numpy()).all()
+    assert (by_trick[:, :6] == 0).all()
+    r = _invoke("analyze", str(out), "--format", "json")
+    assert r.exit_code == 0 and '"card_costs"' in r.output  # type: ignore[attr-defined]
+    assert '"card_costs_by_trick"' in r.output  # type: ignore[attr-defined]
+    costly = cards.filter(pl.col("given_declarer") + pl.col("given_defence") > 0)
+    r = _invoke("show", str(out), "--deal", str(costly["deal_id"][0]), "--par-from", "7")
+    assert r.exit_code == 0, r.output  # type: ignore[attr-defined]
+    assert "(-" in r.output and "cost against the par" in r.output  # type: ignore[attr-defined]
+    r = _invoke("par", str(out), "--cards", "--max-positions", "5M")
+    assert r.exit_code == 2 and "not with --cards" in r.output  # type: ignore[attr-defined]

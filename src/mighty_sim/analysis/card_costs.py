@@ -165,15 +165,17 @@ def card_costs_table(df: pl.DataFrame) -> pl.DataFrame:
 
 
 def card_costs_by_trick(df: pl.DataFrame) -> pl.DataFrame:
-    """What each side gave away a deal in each trick measured, by the declarer's player
-    and the first trick measured."""
+    """What each side gave away a deal in each trick measured, with 95% intervals, by
+    the declarer's player and the first trick measured."""
     rows = []
     for (player, first), g in df.group_by(["declarer_player", "from_trick"],
                                           maintain_order=True):
         dec = np.stack(g["declarer_by_trick"].to_list()).astype(np.float64)
         dfc = np.stack(g["defence_by_trick"].to_list()).astype(np.float64)
         for t in range(int(first) - 1, dec.shape[1]):
+            dm, dl, dh = _mean(dec[:, t])
+            fm, fl, fh = _mean(dfc[:, t])
             rows.append({"declarer_player": player, "from_trick": first, "trick": t + 1,
-                         "declarer_given": float(dec[:, t].mean()),
-                         "defence_given": float(dfc[:, t].mean())})
+                         "declarer_given": dm, "declarer_low": dl, "declarer_high": dh,
+                         "defence_given": fm, "defence_low": fl, "defence_high": fh})
     return pl.DataFrame(rows) if rows else pl.DataFrame()
