@@ -84,7 +84,8 @@ def test_the_follower_does_not_feed_a_trick_the_seats_behind_take(policy: str) -
     at = (trick, 2, 0, TRUMPS.index("H"), 1, -1, False, -1)
     gone = np.uint64(hand | parse_cards("9D 10D"))
     card, _, _ = play_decide_nb(POLICIES[policy], _st(), 2, np.uint64(hand), legal, at,
-                                1 << 0, True, (np.uint64(0), gone, 2.0), 5, params, -1)
+                                1 << 0, True, (np.uint64(0), gone, 0b11000, 2.0), 5, params,
+                                -1)
     assert card == (_card("QD") if policy == "baseline" else _card("3D"))
 
 
@@ -148,7 +149,7 @@ def test_trick_scored_profiles_win_tricks_without_points(policy: str) -> None:
     at = (trick, 1, 3, TRUMPS.index("H"), 3, -1, False, -1)
     gone = np.uint64(hand | parse_cards("5C"))
     card, _, _ = play_decide_nb(POLICIES[policy], _st(), 4, np.uint64(hand), legal, at, 0,
-                                False, (np.uint64(0), gone, 3.0), 5, params, -1)
+                                False, (np.uint64(0), gone, 0b00111, 3.0), 5, params, -1)
     assert (card == _card("2H")) == (policy == "heuristic")
 
 

@@ -63,7 +63,12 @@ from ..params import (
     P_PLAYERS,
     P_TOTAL_POINTS,
 )
-from ..players.play_policy_nb import gone_kinds_nb, play_decide_nb
+from ..players.play_policy_nb import (
+    gone_kinds_nb,
+    hostile_behind_nb,
+    play_decide_nb,
+    seats_behind_nb,
+)
 from ..rng_nb import chance_nb
 from ..rules.rules_nb import (
     JOKER_BIT,
@@ -261,20 +266,22 @@ def play_until_nb(
         in_trick = np.uint64(0)
         for i in range(k):
             in_trick |= bit_nb(tr[i])
-        gone = hand | h[H_SEEN] | in_trick
+        gone = hand | h[H_SEEN] | in_trick | ~h[H_DECK]  # cards it will not meet
         if s[S_DECKS] == 2 and policy != POLICY_BASELINE:
             gone = gone_kinds_nb(h[seat], h[H_PLANE1 + seat], h[H_SEEN] | in_trick,
                                  h[H_SEEN2], jokers_left_nb(h, seat, params[P_JOKERS]))
+            gone |= ~h[H_DECK]
             if holds_called_nb(hand, seat, declarer, friend, s[S_CALLED], s[S_MODE]):
                 partners |= 1 << declarer
                 ours = True
                 known = True
-        hostile = hostile_behind_nb(seats_behind_nb(n, s[S_LEADER], seat), partners, seat,
-                                    n, declarer, known)
+        behind = seats_behind_nb(n, s[S_LEADER], seat)
+        hostile = hostile_behind_nb(behind, partners, seat, n, declarer, known)
         card, suit, demand = play_decide_nb(
             policy, st, seat, hand, legal,
             (tr, k, s[S_LEADER], s[S_TRUMP], trick_no, s[S_JOKER_SUIT], s[S_DEMANDED] == 1,
-             demand_card), partners, ours, (h[H_SEEN], gone, hostile), n, params, -1)
+             demand_card), partners, ours, (h[H_SEEN], gone, behind, hostile), n, params,
+            -1)
         if s[S_DECKS] == 2:
             card = copy_of_nb(h[seat], h[H_PLANE1 + seat], card)
         if k + 1 < n and s[S_TRACK] == 0:  # mid-trick: no trick to close, no inference
@@ -283,32 +290,6 @@ def play_until_nb(
             t_used = apply_play_nb(s, h, tr, seat, card, suit, demand, params, record, ti,
                                    t_used)
     return t_used
-
-
-@njit(cache=True, inline="always")
-def seats_behind_nb(n: int, leader: int, seat: int) -> int:
-    """The seats still to play in a trick after ``seat`` (bit s): after it and before the
-    leader, around the table."""
-    after = ((1 << n) - 1) & ~((2 << seat) - 1)
-    before = (1 << leader) - 1
-    return after & before if seat < leader else after | before
-
-
-@njit(cache=True, inline="always")
-def hostile_behind_nb(behind: int, mine: int, seat: int, n: int, declarer: int,
-                      known: bool) -> float:
-    """How many of the seats ``behind`` are opponents of ``seat``, as it can tell:
-    those not among its partners ``mine`` when it knows the sides (``known``); else, for
-    the declarer, each other seat but one in ``n - 1`` (the friend it does not know);
-    for a defender, the declarer and each other seat one time in ``n - 2`` (the friend
-    hidden among them)."""
-    if known:
-        return float(popcount_nb(np.uint64(behind & ~mine)))
-    count = popcount_nb(np.uint64(behind))
-    if seat == declarer:
-        return count * (n - 2) / (n - 1)
-    d = (behind >> declarer) & 1
-    return d + (count - d) / (n - 2)
 
 
 @njit(cache=True, inline="always")

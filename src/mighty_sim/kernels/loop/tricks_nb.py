@@ -48,14 +48,15 @@ from ..params import (
     P_MIGHTY_SETS_FROM,
 )
 from ..players.play_policy_nb import (
-    DECK_KINDS,
     follow_club_nb,
     follow_nb,
     gone_kinds_nb,
+    hostile_behind_nb,
     joker_fades_nb,
     lead_nb,
     play_decide_nb,
     random_play_at_nb,
+    seats_behind_nb,
     winners_nb,
 )
 from ..rng_nb import below_at_nb
@@ -74,6 +75,7 @@ from ..rules.rules_nb import (
     trick_winner_nb,
 )
 from .play_nb import (
+    H_DECK,
     H_JOKERS_SEEN,
     H_PLANE1,
     H_SEEN,
@@ -99,11 +101,9 @@ from .play_nb import (
     S_WON,
     TR_PHYSICAL,
     holds_called_nb,
-    hostile_behind_nb,
     jokers_held_nb,
     partners_of_nb,
     record_trick_nb,
-    seats_behind_nb,
     take_copy_nb,
 )
 
@@ -303,6 +303,7 @@ def play_tricks_nb(
     seen2 = h[H_SEEN2]  # two decks: kinds both copies of which were played
     jokers_seen = int(h[H_JOKERS_SEEN])
     jokers = params[P_JOKERS]
+    absent = ~h[H_DECK]  # the cards the profile's deck does not have
     state = st[0]  # the stream's state in a register, stored back where others draw
     while trick_no <= hand_size:
         powered_lead = not in_tricks_nb(r.joker_powerless, trick_no)
@@ -345,10 +346,11 @@ def play_tricks_nb(
                 mine = (partners >> (8 * seat)) & 0xFF
                 ours = seat == declarer or seat == friend
                 known = revealed or kind != FRIEND_KIND_FRIEND or seat == friend
-                gone = hand | seen | in_trick
+                gone = hand | seen | in_trick | absent  # cards it will not meet
                 if two and club:
-                    gone = gone_kinds_nb(h[seat], h[H_PLANE1 + seat], seen | in_trick, seen2,
-                                         jokers - jokers_held_nb(h, seat) - jokers_seen)
+                    gone = absent | gone_kinds_nb(
+                        h[seat], h[H_PLANE1 + seat], seen | in_trick, seen2,
+                        jokers - jokers_held_nb(h, seat) - jokers_seen)
                     if holds_called_nb(hand, seat, declarer, friend, called, mode):
                         mine |= 1 << declarer  # a called card's holder is a friend
                         ours = True
@@ -367,30 +369,29 @@ def play_tricks_nb(
                     if win_seat >= n:
                         win_seat -= n
                     power = joker_power and not (r.late_power and in_trick & hunter_bit)
-                    partner_wins = (partners >> (8 * seat + win_seat)) & 1 == 1
+                    partner_wins = (mine >> win_seat) & 1 == 1
                     if not club:
                         card = follow_nb(legal, tr[win], partner_wins, True, _NONE, suit, power,
                                          trick_points, k == n - 1, trick_no, trump, r.mighty)
                     else:
-                        partner_wins = (mine >> win_seat) & 1 == 1
                         behind = seats_behind_nb(n, leader, seat)
-                        opp_behind = popcount_nb(np.uint64(behind & ~mine))
                         hostile = hostile_behind_nb(behind, mine, seat, n, declarer, known)
+                        opp_behind = popcount_nb(np.uint64(behind & ~mine))
                         wins = _NONE  # not asked when a partner wins
                         if not partner_wins:
                             wins = winners_nb(legal, tr[win], suit, trump, r.mighty, power)
                         card = follow_club_nb(
                             legal, tr[win], partner_wins, wins,
-                            (suit, trick_points, power, n - 1, hostile), DECK_KINDS & ~gone,
+                            (suit, trick_points, power, n - 1, hostile), ~gone,
                             opp_behind, trick_no, trump, r.mighty, tricks_scored)
                     named, demand = -1, False
                 else:  # the heuristic, which draws nothing
+                    behind = seats_behind_nb(n, leader, seat)
+                    hostile = hostile_behind_nb(behind, mine, seat, n, declarer, known)
                     card, named, demand = play_decide_nb(
                         policies[seat], st, seat, hand, legal,
                         (tr, k, leader, trump, trick_no, joker_suit, demanded, demand_card),
-                        mine, ours, (seen, gone, hostile_behind_nb(
-                            seats_behind_nb(n, leader, seat), mine, seat, n, declarer,
-                            known)), n, params, win)
+                        mine, ours, (seen, gone, behind, hostile), n, params, win)
             # -- the card into the trick (play_nb.place_card_nb) -----------------------------
             if two:
                 copy = copy_of_nb(h[seat], h[H_PLANE1 + seat], card)

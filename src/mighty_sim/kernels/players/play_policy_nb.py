@@ -48,7 +48,6 @@ from ..rules.rules_nb import (
 _RANK_0 = np.uint64(sum(1 << (13 * s) for s in range(4)))  # the 2 of every suit
 _JOKER_MASK = np.uint64(1 << JOKER_BIT)
 _RANKS = np.uint64(0x1FFF)  # the 13 ranks of one suit
-DECK_KINDS = np.uint64((1 << (JOKER_BIT + 1)) - 1)  # every card kind
 
 
 @njit(cache=True)
@@ -95,7 +94,7 @@ def random_play_nb(st: np.ndarray, legal: np.uint64, powered_lead: bool,
 def play_decide_nb(
     policy: int, st: np.ndarray, seat: int, hand: np.uint64, legal: np.uint64,
     at: tuple[np.ndarray, int, int, int, int, int, bool, int], partner_mask: int,
-    declarer_side: bool, memory: tuple[np.uint64, np.uint64, float], players: int,
+    declarer_side: bool, memory: tuple[np.uint64, np.uint64, int, float], players: int,
     params: np.ndarray, win_idx: int,
 ) -> tuple[int, int, bool]:
     """(card, joker suit named or -1, demand) for the seat to play.
@@ -105,14 +104,14 @@ def play_decide_nb(
     demanded, and ``demand_card``, the card that, led now, may demand the joker (-1 if none);
     ``partner_mask`` has bit s set for each seat known to be on this seat's side;
     ``memory`` is (``seen``, every card played before this trick; ``gone``, the card
-    kinds of which no copy is left outside its hand, this trick's cards counted: see
-    :func:`gone_kinds_nb`; ``hostile``, how many of the seats still to play it counts
-    as opponents, :func:`..loop.play_nb.hostile_behind_nb`); ``win_idx`` the index in
-    ``trick``
-    of the card winning it so far when the caller knows it, else -1.
+    kinds of which no copy is left outside its hand, this trick's cards counted (see
+    :func:`gone_kinds_nb`), and every card the profile's deck does not have;
+    ``behind``, the seats still to play (bit s); ``hostile``, how many of them it
+    counts as opponents, :func:`hostile_behind_nb`); ``win_idx`` the index in
+    ``trick`` of the card winning it so far when the caller knows it, else -1.
     """
     trick, n_played, leader, trump, trick_no, joker_suit, demanded, demand_card = at
-    seen, gone, hostile = memory
+    seen, gone, behind, hostile = memory
     powered_lead = not in_tricks_nb(params[P_JOKER_POWERLESS], trick_no)
     if policy == POLICY_RANDOM:
         return random_play_nb(st, legal, n_played == 0 and powered_lead, demand_card)
@@ -148,8 +147,9 @@ def play_decide_nb(
     if not partner_wins or club:
         if simple:
             suit = suit_to_follow_nb(trick, n_played, trump, trick_no, joker_suit, params)
-            # the joker's power matters only when it is winning or may be played
-            if w == JOKER_BIT or has_nb(legal, JOKER_BIT):
+            # the joker's power matters only when it is winning or may be played (or,
+            # to the heuristic, when an unseen joker may beat its card)
+            if club or w == JOKER_BIT or has_nb(legal, JOKER_BIT):
                 joker_power = joker_has_power_nb(trick, n_played, trump, trick_no, demanded,
                                                  params)
         else:
@@ -166,19 +166,13 @@ def play_decide_nb(
         return follow_nb(legal, w, partner_wins, simple, wins, suit, joker_power, points,
                          last, trick_no, trump, mighty), -1, False
     if simple:
-        if not joker_power and w != JOKER_BIT and not has_nb(legal, JOKER_BIT):
-            joker_power = joker_has_power_nb(trick, n_played, trump, trick_no, demanded,
-                                             params)
         wins = winners_nb(legal, w, suit, trump, mighty, joker_power)
-    elif suit < 0:
+    else:
         suit = suit_to_follow_nb(trick, n_played, trump, trick_no, joker_suit, params)
-    opp_behind = 0
-    for j in range(n_played + 1, players):
-        if (partner_mask >> ((leader + j) % players)) & 1 == 0:
-            opp_behind += 1
+    opp_behind = popcount_nb(np.uint64(behind & ~partner_mask))
     return follow_club_nb(
         legal, w, partner_wins, wins, (suit, points, joker_power, players - 1, hostile),
-        DECK_KINDS & ~gone, opp_behind, trick_no, trump, mighty,
+        ~gone, opp_behind, trick_no, trump, mighty,
         params[P_BID_UNIT] == BID_TRICKS), -1, False
 
 
@@ -216,6 +210,32 @@ def joker_fades_nb(params: np.ndarray, trick_no: int) -> bool:
     some in it (``standard``: trick 9; never where the last trick keeps its power)."""
     powerless = params[P_JOKER_POWERLESS]
     return not in_tricks_nb(powerless, trick_no) and in_tricks_nb(powerless, trick_no + 1)
+
+
+@njit(cache=True, inline="always")
+def seats_behind_nb(n: int, leader: int, seat: int) -> int:
+    """The seats still to play in a trick after ``seat`` (bit s): after it and before the
+    leader, around the table."""
+    after = ((1 << n) - 1) & ~((2 << seat) - 1)
+    before = (1 << leader) - 1
+    return after & before if seat < leader else after | before
+
+
+@njit(cache=True, inline="always")
+def hostile_behind_nb(behind: int, mine: int, seat: int, n: int, declarer: int,
+                      known: bool) -> float:
+    """How many of the seats ``behind`` are opponents of ``seat``, as it can tell:
+    those not among its partners ``mine`` when it knows the sides (``known``); else, for
+    the declarer, each other seat but one in ``n - 1`` (the friend it does not know);
+    for a defender, the declarer and each other seat one time in ``n - 2`` (the friend
+    hidden among them)."""
+    if known:
+        return float(popcount_nb(np.uint64(behind & ~mine)))
+    count = popcount_nb(np.uint64(behind))
+    if seat == declarer:
+        return count * (n - 2) / (n - 1)
+    d = (behind >> declarer) & 1
+    return d + (count - d) / (n - 2)
 
 
 @njit(cache=True, inline="always")
