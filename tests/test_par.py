@@ -642,3 +642,6 @@ def test_par_cards_writes_the_yardstick_that_analyze_and_show_give(tmp_path: Pat
     assert "(-" in r.output and "cost against the par" in r.output  # type: ignore[attr-defined]
     r = _invoke("par", str(out), "--cards", "--max-positions", "5M")
     assert r.exit_code == 2 and "not with --cards" in r.output  # type: ignore[attr-defined]
+    (out / "cards.parquet").write_bytes(b"not parquet")  # a damaged table is said, not lost
+    r = _invoke("analyze", str(out))
+    assert r.exit_code == 2 and "cards.parquet is damaged" in r.output  # type: ignore[attr-defined]

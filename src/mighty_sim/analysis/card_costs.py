@@ -19,7 +19,6 @@ programs show card by card.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,14 +26,20 @@ from typing import Any
 import numpy as np
 import polars as pl
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from ..dataset.integrity import CARDS_FILE, open_run
 from ..dataset.schema import deal_id
-from ..files import written_whole
 from ..workers import run_polled
-from .par import _games, _run_key, check_solvable, chunk_games, replay_games
-from .stats import Z95
+from .par import (
+    _games,
+    _run_key,
+    check_solvable,
+    chunk_games,
+    read_run_table,
+    replay_games,
+    write_run_table,
+)
+from .stats import mean_interval
 
 
 def _chunk(config_dict: dict[str, Any], game_start: int, games: int, from_trick: int
@@ -118,35 +123,17 @@ def card_costs_run(dataset: Path, *, deals: int, from_trick: int, workers: int =
 def write_card_costs(dataset: Path, table: pa.Table) -> Path:
     """``table`` written whole to ``dataset/cards.parquet``, marked with its run."""
     path = dataset / CARDS_FILE
-    table = table.replace_schema_metadata({b"mighty_sim.run": _run_key(dataset)})
-    try:
-        with written_whole(path) as tmp:
-            pq.write_table(table, tmp, compression="zstd")
-    except OSError as e:
-        raise ValueError(f"cannot write {path}: {e.strerror or e}") from None
+    write_run_table(path, table, _run_key(dataset),
+                    "`mighty-sim par --cards` measures the deals again")
     return path
 
 
 def read_card_costs(dataset: Path) -> pl.DataFrame | None:
-    """The run's yardstick table, or None when none was written for this run (a file
-    of another run in the folder, or a damaged one, is not read)."""
-    path = dataset / CARDS_FILE
-    if not path.exists():
-        return None
-    try:
-        key = (pq.read_schema(path).metadata or {}).get(b"mighty_sim.run")
-        if key != _run_key(dataset):
-            return None
-        return pl.read_parquet(path)
-    except Exception:  # noqa: BLE001 - a damaged file: Polars' errors and panics alike
-        return None
-
-
-def _mean(values: np.ndarray) -> tuple[float, float, float]:
-    n = len(values)
-    mean = float(values.mean()) if n else math.nan
-    half = Z95 * float(values.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
-    return mean, mean - half, mean + half
+    """The run's yardstick table, or None when ``par --cards`` has not written one;
+    ValueError when the file is damaged or belongs to another run."""
+    return read_run_table(dataset / CARDS_FILE, _run_key(dataset),
+                          f"`mighty-sim par {dataset} --cards` writes this run's again, "
+                          "or delete the file")
 
 
 def card_costs_table(df: pl.DataFrame) -> pl.DataFrame:
@@ -156,8 +143,8 @@ def card_costs_table(df: pl.DataFrame) -> pl.DataFrame:
     keys = ["declarer_player", "from_trick"]
     rows = []
     for values, g in df.group_by(keys, maintain_order=True):
-        dm, dl, dh = _mean(g["given_declarer"].cast(pl.Float64).to_numpy())
-        fm, fl, fh = _mean(g["given_defence"].cast(pl.Float64).to_numpy())
+        dm, dl, dh = mean_interval(g["given_declarer"].cast(pl.Float64).to_numpy())
+        fm, fl, fh = mean_interval(g["given_defence"].cast(pl.Float64).to_numpy())
         rows.append({**dict(zip(keys, values, strict=True)), "n": g.height,
                      "declarer_given": dm, "declarer_low": dl, "declarer_high": dh,
                      "defence_given": fm, "defence_low": fl, "defence_high": fh})
@@ -173,8 +160,8 @@ def card_costs_by_trick(df: pl.DataFrame) -> pl.DataFrame:
         dec = np.stack(g["declarer_by_trick"].to_list()).astype(np.float64)
         dfc = np.stack(g["defence_by_trick"].to_list()).astype(np.float64)
         for t in range(int(first) - 1, dec.shape[1]):
-            dm, dl, dh = _mean(dec[:, t])
-            fm, fl, fh = _mean(dfc[:, t])
+            dm, dl, dh = mean_interval(dec[:, t])
+            fm, fl, fh = mean_interval(dfc[:, t])
             rows.append({"declarer_player": player, "from_trick": first, "trick": t + 1,
                          "declarer_given": dm, "declarer_low": dl, "declarer_high": dh,
                          "defence_given": fm, "defence_low": fl, "defence_high": fh})

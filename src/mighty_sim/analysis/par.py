@@ -38,7 +38,7 @@ from ..engine.batch import Batch, play_batch
 from ..files import written_whole
 from ..rules.profile import TRUMPS, RuleProfile
 from ..workers import run_polled
-from .stats import Z95, wilson_interval
+from .stats import mean_interval, wilson_interval
 
 T = TypeVar("T")
 
@@ -472,19 +472,27 @@ def write_par(dataset: Path, table: pa.Table) -> tuple[Path, pa.Table]:
             old = old.filter(pa.array(~np.isin(_row_keys(old), _row_keys(table))))
             table = pa.concat_tables([old, table]).unify_dictionaries().combine_chunks()
             table = table.sort_by([("from_trick", "ascending"), ("deal_id", "ascending")])
+    table = write_run_table(path, table, key, "the deals solved are kept and "
+                            "`mighty-sim par` writes the table again")
+    return path, table
+
+
+def write_run_table(path: Path, table: pa.Table, key: bytes, after: str) -> pa.Table:
+    """``table`` written whole to ``path`` (a temporary file renamed into place), marked
+    with the run of ``key``; ValueError ending with ``after`` when it cannot be. Returns
+    the table as written."""
     table = table.replace_schema_metadata({b"mighty_sim.run": key})
     try:
         with written_whole(path) as tmp:
             pq.write_table(table, tmp, compression="zstd")
     except OSError as e:
-        raise ValueError(f"cannot write {path}: {e.strerror or e}; the deals solved are "
-                         "kept and `mighty-sim par` writes the table again") from None
-    return path, table
+        raise ValueError(f"cannot write {path}: {e.strerror or e}; {after}") from None
+    return table
 
 
 def _par_file_key(path: Path) -> bytes | None:
-    """The run a par table was written for; None for a file that is not a whole
-    Parquet file (cut short, damaged), which ``par`` replaces."""
+    """The run a table of :func:`write_run_table` was written for; None for a file that
+    is not a whole Parquet file (cut short, damaged), which its command replaces."""
     try:
         return (pq.read_schema(path).metadata or {}).get(b"mighty_sim.run")
     except Exception:  # noqa: BLE001 - any reader failure means the file is damaged
@@ -506,14 +514,13 @@ def card_play(par: pl.DataFrame, by: Sequence[str] = ()) -> pl.DataFrame:
         g = g.filter(pl.col("par").is_not_null())
         gap = (g["par"].cast(pl.Int64) - g["taken"].cast(pl.Int64)).to_numpy()
         n = len(gap)
-        mean = float(gap.mean()) if n else math.nan
-        half = Z95 * float(gap.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
+        mean, low_gap, high_gap = mean_interval(gap)
         makeable = g.filter(pl.col("par") >= pl.col("bid"))
         lost = int((~makeable["success"]).sum())
         low, high = wilson_interval(lost, makeable.height)
         rows.append({
             **dict(zip(keys, values, strict=True)), "n": n, "unsolved": unsolved,
-            "below_par": mean, "below_par_low": mean - half, "below_par_high": mean + half,
+            "below_par": mean, "below_par_low": low_gap, "below_par_high": high_gap,
             "makeable": makeable.height, "lost": lost,
             "lost_rate": lost / makeable.height if makeable.height else math.nan,
             "lost_low": low, "lost_high": high,
@@ -525,15 +532,21 @@ def card_play(par: pl.DataFrame, by: Sequence[str] = ()) -> pl.DataFrame:
 def read_par(dataset: Path) -> pl.DataFrame | None:
     """The dataset's par table, or None when ``mighty-sim par`` has not written one;
     ValueError when the file belongs to another run."""
-    path = dataset / PAR_FILE
+    return read_run_table(dataset / PAR_FILE, _run_key(dataset),
+                          f"`mighty-sim par {dataset}` writes this run's again (the deals "
+                          "solved are kept), or delete the file")
+
+
+def read_run_table(path: Path, key: bytes, fix: str) -> pl.DataFrame | None:
+    """A table a command wrote into a run's folder for the run of ``key``
+    (:func:`write_run_table`), or None when there is none; ValueError ending with
+    ``fix`` when it is damaged or belongs to another run."""
     if not path.exists():
         return None
-    fix = (f"`mighty-sim par {dataset}` writes this run's again (the deals solved are "
-           "kept), or delete the file")
-    key = _par_file_key(path)
-    if key is None:
+    key_found = _par_file_key(path)
+    if key_found is None:
         raise ValueError(f"{path} is damaged (not a whole Parquet file): {fix}")
-    if key != _run_key(dataset):
+    if key_found != key:
         raise ValueError(f"{path} was written for another run in this folder: {fix}")
     try:
         return pl.read_parquet(path)

@@ -2,11 +2,15 @@
 
 >>> wilson_interval(8, 10)  # doctest: +ELLIPSIS
 (0.49..., 0.94...)
+>>> mean_interval(np.array([1.0, 2.0, 3.0]))  # doctest: +ELLIPSIS
+(2.0, 0.86..., 3.13...)
 """
 
 from __future__ import annotations
 
 import math
+
+import numpy as np
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
@@ -20,3 +24,12 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_interval(values: np.ndarray) -> tuple[float, float, float]:
+    """The mean of ``values`` with its 95% normal interval: (mean, low, high); NaN for no
+    values, an unbounded interval for one."""
+    n = len(values)
+    mean = float(values.mean()) if n else math.nan
+    half = Z95 * float(values.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
+    return mean, mean - half, mean + half

@@ -108,7 +108,8 @@ def _data_errors() -> tuple[type[BaseException], ...]:
     return tuple(kinds)
 
 
-PLAYER = ("random, heuristic[@FILE][:AGGR] or pimc[@FILE][:worlds=K][:rollouts=R][:noise=P] "
+PLAYER = ("random, heuristic[@FILE][:AGGR], baseline[:AGGR] (the first heuristic, frozen) "
+          "or pimc[@FILE][:worlds=K][:rollouts=R][:noise=P] "
           "(@FILE: bidding values written by `mighty-sim tune`)")
 """A player as the options that take one read it (see ``engine.players.parse_player``)."""
 
