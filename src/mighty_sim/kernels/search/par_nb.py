@@ -158,7 +158,6 @@ def par_rows_nb(rows: tuple[np.ndarray, np.ndarray, np.ndarray], params: np.ndar
     rows), so that no entry of another deal answers. Releases the GIL: threads may
     solve row ranges side by side, each in its own arrays."""
     ri, ru, ti = rows
-    n = params[P_PLAYERS]
     first = first_tricks_nb(ri, params[P_HAND_SIZE])
     s = np.zeros(N_S, np.int64)
     h = np.zeros(N_H, np.uint64)
@@ -184,14 +183,9 @@ def par_rows_nb(rows: tuple[np.ndarray, np.ndarray, np.ndarray], params: np.ndar
         while ok and t < end:
             ok = _replay_trick_nb(s, h, tr, ti, t, params, scratch)
             t += 1
-        points, tricks = params[P_TOTAL_POINTS], 0
-        for p in range(n):
-            if p == s[S_DECLARER] or p == s[S_FRIEND]:
-                tricks += s[S_WON + p]
-            else:
-                points -= s[S_CAPTURED + p]
-        ok = (ok and s[S_FRIEND] == ri[r, R_FRIEND_SEAT] and points == ri[r, R_POINTS]
-              and tricks == ri[r, R_TRICKS])
+        ok = (ok and s[S_FRIEND] == ri[r, R_FRIEND_SEAT]
+              and _side_count_nb(s, params, s[S_FRIEND], False) == ri[r, R_POINTS]
+              and _side_count_nb(s, params, s[S_FRIEND], True) == ri[r, R_TRICKS])
         out[r, PAR_MATCH] = 1 if ok else 0
 
 
