@@ -17,11 +17,12 @@ from mighty_sim.kernels.layout import (
     N_POLICY_PARAMS,
     POLICY_BASELINE,
     POLICY_HEURISTIC,
+    PP_SOLO_THRESHOLD,
     T_CARDS,
     T_LEADER,
     T_WINNER,
 )
-from mighty_sim.kernels.params import MODE_CALLED, MODE_NONE, compile_profile
+from mighty_sim.kernels.params import MODE_CALLED, compile_profile
 from mighty_sim.kernels.players.play_policy_nb import (
     gone_kinds_nb,
     lead_nb,
@@ -95,8 +96,7 @@ def test_the_friend_call_never_falls_through_to_the_lowest_card(policy: str) -> 
     the best card it lacks (a king); the baseline called the deck's lowest card."""
     params = compile_profile(STANDARD)
     hand = parse_cards("AS JK AH AD AC QS QH QD 10C 9C")
-    pp = _pp()
-    pp[:] = pp  # tuned values; the solo threshold is far above this hand
+    pp = _pp()  # tuned values; the solo threshold is far above this hand
     deck = np.array(cards_of(STANDARD.deck_mask), np.int64)
     mode, called, _ = friend_decide_nb(POLICIES[policy], pp, _st(), np.uint64(hand),
                                        np.uint64(0), 14, TRUMPS.index("NT"), deck, False,
@@ -108,19 +108,18 @@ def test_the_friend_call_never_falls_through_to_the_lowest_card(policy: str) -> 
         assert called % 13 == 11 and not hand >> called & 1  # a king it lacks
 
 
-def test_with_nothing_left_to_call_the_heuristic_plays_openly() -> None:
-    """A hand holding every ace and king (impossible to call a better card) goes without
-    a friend where the profile allows it, rather than calling a low card."""
+def test_holding_every_ace_and_king_the_heuristic_calls_a_queen() -> None:
+    """A hand holding every ace and king calls the best card it lacks, a queen, not the
+    deck's lowest card (the solo threshold put out of reach: the call itself decides)."""
     params = compile_profile(STANDARD)
     pp = _pp()
-    pp[7] = 60.0  # solo threshold out of reach: the call itself decides
+    pp[PP_SOLO_THRESHOLD] = 60.0
     hand = parse_cards("AS JK AH AD AC KS KH KD KC QS")
     deck = np.array(cards_of(STANDARD.deck_mask), np.int64)
     mode, called, _ = friend_decide_nb(POLICY_HEURISTIC, pp, _st(), np.uint64(hand),
                                        np.uint64(0), 14, TRUMPS.index("NT"), deck, False,
                                        params)
-    assert mode == MODE_CALLED and called % 13 == 10  # the best card it lacks: a queen
-    assert MODE_NONE != mode
+    assert mode == MODE_CALLED and called % 13 == 10 and not hand >> called & 1
 
 
 @pytest.mark.parametrize("policy", ["heuristic", "baseline"])
