@@ -48,6 +48,9 @@ from ..rules.rules_nb import (
 _RANK_0 = np.uint64(sum(1 << (13 * s) for s in range(4)))  # the 2 of every suit
 _JOKER_MASK = np.uint64(1 << JOKER_BIT)
 _RANKS = np.uint64(0x1FFF)  # the 13 ranks of one suit
+# the club declarer's side draws trumps while at least this many are unseen (one trump
+# left out is not worth two of its own; measured on the card-by-card yardstick)
+DRAW_MIN = 2
 
 
 @njit(cache=True)
@@ -380,8 +383,18 @@ def follow_club_nb(
                 give &= ~suit_mask_nb(trump)
             if give and not tricks_scored:
                 return _lowest_rank_nb(give)
-            return _cheapest_nb(legal, trump, mighty)
-        return _cheapest_nb(legal, trump, mighty)
+            return shed_nb(legal, trump, mighty)
+        # the partner's card may be beaten behind: take the trick over with a card that
+        # stands, when the trick is worth it
+        over = worth_winning_nb(winners_nb(legal, w, suit, trump, mighty, joker_power),
+                                worth_pts, False, trick_no, mighty)
+        if over:
+            rich = 1 if tricks_scored else points + (1 if over & POINT_MASK else 0)
+            stand = standing_nb(over, threats_nb(outside, suit, trump, mighty, rich,
+                                                 opp_behind), suit, trump, mighty, joker_power)
+            if stand:
+                return cheapest_winner_nb(stand, trump, mighty)
+        return shed_nb(legal, trump, mighty)
     wins = worth_winning_nb(wins, worth_pts, opp_behind == 0, trick_no, mighty)
     if wins and opp_behind > 0:
         # the points the seats behind would spend Mighty or the joker on: a trick of a
@@ -398,10 +411,10 @@ def follow_club_nb(
         beaten_by = popcount_nb(winners_nb(threats, c, suit, trump, mighty, joker_power))
         if (1.0 - hostile / others) ** beaten_by > 0.25:
             return c
-        return _cheapest_nb(legal, trump, mighty)
+        return shed_nb(legal, trump, mighty)
     if wins:
         return cheapest_winner_nb(wins, trump, mighty)
-    return _cheapest_nb(legal, trump, mighty)
+    return shed_nb(legal, trump, mighty)
 
 
 
@@ -483,6 +496,30 @@ def _cheapest_nb(legal: np.uint64, trump: int, mighty: int) -> int:
     return lowest_card_nb(legal & special)
 
 
+@njit(cache=True, inline="always")
+def shed_nb(legal: np.uint64, trump: int, mighty: int) -> int:
+    """The club follower's card to give away when it does not take the trick: the lowest
+    card of its longest side suit (a short suit's cards guard it), point cards last; a
+    trump or a special card only when it has nothing else."""
+    plain = legal & ~bit_nb(mighty) & ~_JOKER_MASK
+    if trump != NO_TRUMP:
+        plain &= ~suit_mask_nb(trump)
+    if not plain:
+        return _cheapest_nb(legal, trump, mighty)
+    best, best_key = -1, 10_000
+    for suit in range(4):
+        mine = plain & suit_mask_nb(suit)
+        if not mine:
+            continue
+        c = lowest_card_nb(mine)
+        key = (13 - popcount_nb(mine)) * 16 + c % 13
+        if is_point_nb(c):
+            key += 400
+        if key < best_key:
+            best, best_key = c, key
+    return best
+
+
 @njit(cache=True)
 def lead_nb(
     hand: np.uint64, legal: np.uint64, trump: int, trick_no: int, demand_card: int,
@@ -510,7 +547,8 @@ def lead_nb(
     # 2. declarer side draws trumps while opponents may hold some
     if declarer_side and trump != NO_TRUMP:
         trumps = legal & suit_mask_nb(trump)
-        if popcount_nb(trumps) >= 2 and outside & suit_mask_nb(trump):
+        unseen = popcount_nb(outside & suit_mask_nb(trump))
+        if popcount_nb(trumps) >= 2 and unseen >= (DRAW_MIN if club else 1):
             if has_nb(legal, JOKER_BIT) and powered_lead and trick_no < 9:
                 return JOKER_BIT, trump, False
             return highest_card_nb(trumps), -1, False
