@@ -91,6 +91,25 @@ def test_the_follower_does_not_feed_a_trick_the_seats_behind_take(policy: str) -
 
 
 @pytest.mark.parametrize("policy", ["heuristic", "baseline"])
+def test_a_partners_beaten_card_is_taken_over_with_one_that_stands(policy: str) -> None:
+    """Trick 3, hearts trump: the declarer (a known partner) leads 9D, three opponents
+    behind, KD and QD unseen. The friend's AD stands against every diamond out and the
+    opponents behind follow suit rather than ruff (ten diamonds out): it takes the trick
+    over. The baseline, seeing its partner winning, played its cheapest card."""
+    params = compile_profile(STANDARD)
+    hand = parse_cards("AD 3D 5S 6S 7C 8C 9H 10H")
+    legal = np.uint64(parse_cards("AD 3D"))
+    trick = np.full(MAX_PLAYERS, -1, np.int64)
+    trick[0] = _card("9D")
+    at = (trick, 1, 0, TRUMPS.index("H"), 3, -1, False, -1)
+    gone = np.uint64(hand | parse_cards("9D"))
+    card, _, _ = play_decide_nb(POLICIES[policy], _st(), 1, np.uint64(hand), legal, at,
+                                1 << 0, True, (np.uint64(0), gone, 0b11100, 3.0), 5, params,
+                                -1)
+    assert card == (_card("AD") if policy == "heuristic" else _card("3D"))
+
+
+@pytest.mark.parametrize("policy", ["heuristic", "baseline"])
 def test_the_friend_call_never_falls_through_to_the_lowest_card(policy: str) -> None:
     """NT, the declarer holding Mighty, the joker and every side ace: the heuristic calls
     the best card it lacks (a king); the baseline called the deck's lowest card."""
@@ -160,7 +179,7 @@ def test_the_joker_is_led_before_it_loses_its_power(policy: str) -> None:
     seen = np.uint64(((1 << 53) - 1) & ~parse_cards(
         "JK 5C KC QC JC 10C 9C 8C 7C 6C 2D 3D"))
     card, _, _ = lead_nb(hand, hand, TRUMPS.index("S"), 9, -1, True, seen, _card("AD"),
-                         (True, True), 0, policy == "heuristic", hand | seen)
+                         (True, True), 0, (policy == "heuristic", 1), hand | seen)
     assert (card == 52) == (policy == "heuristic")
 
 
@@ -175,7 +194,7 @@ def test_two_decks_no_king_is_cashed_while_the_other_ace_is_out(policy: str) -> 
     gone = np.uint64(gone_kinds_nb(np.uint64(hand), np.uint64(0), seen, np.uint64(0), 2)
                      if club else np.uint64(hand) | seen)
     card, _, _ = lead_nb(np.uint64(hand), np.uint64(hand), TRUMPS.index("D"), 4, -1, False,
-                         seen, _card("AS"), (True, False), 0, club, gone)
+                         seen, _card("AS"), (True, False), 0, (club, 1), gone)
     assert (card == _card("KH")) == (policy == "baseline")
 
 

@@ -48,9 +48,6 @@ from ..rules.rules_nb import (
 _RANK_0 = np.uint64(sum(1 << (13 * s) for s in range(4)))  # the 2 of every suit
 _JOKER_MASK = np.uint64(1 << JOKER_BIT)
 _RANKS = np.uint64(0x1FFF)  # the 13 ranks of one suit
-# the club declarer's side draws trumps while at least this many are unseen (one trump
-# left out is not worth two of its own; measured on the card-by-card yardstick)
-DRAW_MIN = 2
 
 
 @njit(cache=True)
@@ -123,7 +120,7 @@ def play_decide_nb(
         return lead_nb(hand, legal, trump, trick_no, demand_card, declarer_side, seen,
                        mighty, (powered_lead, joker_fades_nb(params, trick_no)),
                        params[P_HUNTER_TRICKS],
-                       policy != POLICY_BASELINE, gone)
+                       (policy != POLICY_BASELINE, draw_min_nb(params, players)), gone)
     # following: who is winning so far, and is it a partner?
     idx = win_idx
     if idx < 0:
@@ -205,6 +202,15 @@ def follow_nb(
     if wins:
         return cheapest_winner_nb(wins, trump, mighty)
     return _cheapest_nb(legal, trump, mighty)
+
+
+@njit(cache=True, inline="always")
+def draw_min_nb(params: np.ndarray, players: int) -> int:
+    """How many trumps must be unseen for the heuristic's declarer side to lead trumps:
+    two in point-scored games of five players or more (a lone trump out, perhaps in the
+    hidden friend's hand, is not worth two of the side's), else one (measured: the
+    card-by-card yardstick in ``standard``, duels against the baseline elsewhere)."""
+    return 2 if params[P_BID_UNIT] != BID_TRICKS and players >= 5 else 1
 
 
 @njit(cache=True, inline="always")
@@ -360,8 +366,10 @@ def follow_club_nb(
     ``opp_behind`` how many seats still to play are not known partners.
 
     - A known partner wins: with no opponent behind, or a card no unseen card beats,
-      it is given the lowest side point card; otherwise the follower takes over with
-      a cheap card that stands when the trick holds a point, or plays its cheapest.
+      it is given the lowest side point card; otherwise the follower takes the trick
+      over with its cheapest card that stands against the unseen cards when the trick
+      is worth it (not in trick-scored profiles: a partner's trick counts as much),
+      else sheds (:func:`shed_nb`).
     - An opponent wins: with no opponent behind, the cheapest card that wins when the
       trick is worth it (as the baseline); with opponents behind, the cheapest winning
       card that stands against what they may hold, else the cheapest winning card
@@ -383,18 +391,18 @@ def follow_club_nb(
                 give &= ~suit_mask_nb(trump)
             if give and not tricks_scored:
                 return _lowest_rank_nb(give)
-            return shed_nb(legal, trump, mighty)
+            return _shed_nb(legal, trump, mighty, tricks_scored)
         # the partner's card may be beaten behind: take the trick over with a card that
         # stands, when the trick is worth it
         over = worth_winning_nb(winners_nb(legal, w, suit, trump, mighty, joker_power),
                                 worth_pts, False, trick_no, mighty)
-        if over:
+        if over and not tricks_scored:
             rich = 1 if tricks_scored else points + (1 if over & POINT_MASK else 0)
             stand = standing_nb(over, threats_nb(outside, suit, trump, mighty, rich,
                                                  opp_behind), suit, trump, mighty, joker_power)
             if stand:
                 return cheapest_winner_nb(stand, trump, mighty)
-        return shed_nb(legal, trump, mighty)
+        return _shed_nb(legal, trump, mighty, tricks_scored)
     wins = worth_winning_nb(wins, worth_pts, opp_behind == 0, trick_no, mighty)
     if wins and opp_behind > 0:
         # the points the seats behind would spend Mighty or the joker on: a trick of a
@@ -411,10 +419,10 @@ def follow_club_nb(
         beaten_by = popcount_nb(winners_nb(threats, c, suit, trump, mighty, joker_power))
         if (1.0 - hostile / others) ** beaten_by > 0.25:
             return c
-        return shed_nb(legal, trump, mighty)
+        return _shed_nb(legal, trump, mighty, tricks_scored)
     if wins:
         return cheapest_winner_nb(wins, trump, mighty)
-    return shed_nb(legal, trump, mighty)
+    return _shed_nb(legal, trump, mighty, tricks_scored)
 
 
 
@@ -497,6 +505,16 @@ def _cheapest_nb(legal: np.uint64, trump: int, mighty: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def _shed_nb(legal: np.uint64, trump: int, mighty: int, tricks_scored: bool) -> int:
+    """The club follower's card to give away when it does not take the trick: in
+    trick-scored profiles the cheapest (short suits become voids to ruff tricks with),
+    else :func:`shed_nb`."""
+    if tricks_scored:
+        return _cheapest_nb(legal, trump, mighty)
+    return shed_nb(legal, trump, mighty)
+
+
+@njit(cache=True, inline="always")
 def shed_nb(legal: np.uint64, trump: int, mighty: int) -> int:
     """The club follower's card to give away when it does not take the trick: the lowest
     card of its longest side suit (a short suit's cards guard it), point cards last; a
@@ -524,7 +542,7 @@ def shed_nb(legal: np.uint64, trump: int, mighty: int) -> int:
 def lead_nb(
     hand: np.uint64, legal: np.uint64, trump: int, trick_no: int, demand_card: int,
     declarer_side: bool, seen: np.uint64, mighty: int, joker: tuple[bool, bool],
-    hunter_tricks: int, club: bool, gone: np.uint64,
+    hunter_tricks: int, style: tuple[bool, int], gone: np.uint64,
 ) -> tuple[int, int, bool]:
     """The heuristic leader's (card, joker suit named or -1, demand): ``demand_card`` the
     card that may demand the joker now (-1 if none), ``seen`` every card of the finished
@@ -532,8 +550,11 @@ def lead_nb(
     whether a joker led now has power and whether it has none from the next trick on;
     ``gone``
     the card kinds of which no copy is left outside its hand (:func:`gone_kinds_nb`),
-    which the heuristic (``club``) counts by copies where the baseline takes a kind seen
-    once as gone."""
+    which the heuristic counts by copies where the baseline takes a kind seen once as
+    gone; ``style`` is (whether it plays as the heuristic, ``club``, or the baseline; how
+    many trumps must be unseen for the heuristic's declarer side to draw them,
+    :func:`draw_min_nb`)."""
+    club, draw_min = style
     # 1. hunt the joker while it is out and not ours
     out = not has_nb(gone, JOKER_BIT) if club else not has_nb(seen, JOKER_BIT)
     if (demand_card >= 0 and has_nb(legal, demand_card) and out
@@ -548,7 +569,7 @@ def lead_nb(
     if declarer_side and trump != NO_TRUMP:
         trumps = legal & suit_mask_nb(trump)
         unseen = popcount_nb(outside & suit_mask_nb(trump))
-        if popcount_nb(trumps) >= 2 and unseen >= (DRAW_MIN if club else 1):
+        if popcount_nb(trumps) >= 2 and unseen >= (draw_min if club else 1):
             if has_nb(legal, JOKER_BIT) and powered_lead and trick_no < 9:
                 return JOKER_BIT, trump, False
             return highest_card_nb(trumps), -1, False
