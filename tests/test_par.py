@@ -332,7 +332,10 @@ def test_a_stopped_par_run_goes_on_from_the_chunks_it_solved(
         zip(first["deal_id"].to_pylist(), first["par"].to_pylist(), strict=True))
     # the table of the first 16 deals: both chunks taken, then packed in one file
     solved.clear()
-    assert _answers(par_table(out, deals=16, from_trick=7)).equals(_answers(whole.slice(0, 16)))
+    # (compared by value: a slice keeps the whole table's dictionaries, which may hold
+    # names that appear only after its rows)
+    assert (_answers(par_table(out, deals=16, from_trick=7)).to_pydict()
+            == _answers(whole.slice(0, 16)).to_pydict())
     assert solved == []
     pack_parts(out, 7)
     assert files() == [PACKED_PARTS]

@@ -58,6 +58,7 @@ from ..players.play_policy_nb import (
     play_decide_nb,
     random_play_at_nb,
     seats_behind_nb,
+    takes_over_nb,
     winners_nb,
 )
 from ..rng_nb import below_at_nb
@@ -302,6 +303,7 @@ def play_tricks_nb(
             baseline_seats |= 1 << p
     tricks_scored = params[P_BID_UNIT] == BID_TRICKS
     draw_min = draw_min_nb(params, n)
+    take_over = takes_over_nb(params)
     seen2 = h[H_SEEN2]  # two decks: kinds both copies of which were played
     jokers_seen = int(h[H_JOKERS_SEEN])
     jokers = params[P_JOKERS]
@@ -385,7 +387,8 @@ def play_tricks_nb(
                         card = follow_club_nb(
                             legal, tr[win], partner_wins, wins,
                             (suit, trick_points, power, n - 1, hostile), ~gone,
-                            opp_behind, trick_no, trump, r.mighty, tricks_scored)
+                            opp_behind, trick_no, trump, r.mighty,
+                            (tricks_scored, take_over))
                     named, demand = -1, False
                 else:  # the heuristic, which draws nothing
                     behind = seats_behind_nb(n, leader, seat)

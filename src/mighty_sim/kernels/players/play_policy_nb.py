@@ -21,6 +21,7 @@ from ..params import (
     P_HUNTER_RULE,
     P_HUNTER_TRICKS,
     P_JOKER_POWERLESS,
+    P_JOKERS,
 )
 from ..rng_nb import below_at_nb
 from ..rules.rules_nb import (
@@ -173,7 +174,7 @@ def play_decide_nb(
     return follow_club_nb(
         legal, w, partner_wins, wins, (suit, points, joker_power, players - 1, hostile),
         ~gone, opp_behind, trick_no, trump, mighty,
-        params[P_BID_UNIT] == BID_TRICKS), -1, False
+        (params[P_BID_UNIT] == BID_TRICKS, takes_over_nb(params))), -1, False
 
 
 @njit(cache=True, inline="always")
@@ -205,12 +206,24 @@ def follow_nb(
 
 
 @njit(cache=True, inline="always")
+def takes_over_nb(params: np.ndarray) -> bool:
+    """Whether the heuristic takes a partner's trick over when the seats behind may beat
+    it: in one-deck point games (measured: the card-by-card yardstick and the duel in
+    ``standard``; in trick-scored profiles, where a partner's trick counts as much, and
+    with two decks it lost duels against the baseline)."""
+    return params[P_BID_UNIT] != BID_TRICKS and params[P_JOKERS] < 2
+
+
+@njit(cache=True, inline="always")
 def draw_min_nb(params: np.ndarray, players: int) -> int:
     """How many trumps must be unseen for the heuristic's declarer side to lead trumps:
-    two in point-scored games of five players or more (a lone trump out, perhaps in the
-    hidden friend's hand, is not worth two of the side's), else one (measured: the
-    card-by-card yardstick in ``standard``, duels against the baseline elsewhere)."""
-    return 2 if params[P_BID_UNIT] != BID_TRICKS and players >= 5 else 1
+    two in one-deck point games of five players or more (a lone trump out, perhaps in
+    the hidden friend's hand, is not worth two of the side's), else one (measured: the
+    card-by-card yardstick in ``standard``; duels against the baseline and declarer
+    success elsewhere)."""
+    if params[P_BID_UNIT] == BID_TRICKS or params[P_JOKERS] >= 2:
+        return 1
+    return 2 if players >= 5 else 1
 
 
 @njit(cache=True, inline="always")
@@ -354,7 +367,7 @@ def threats_nb(outside: np.uint64, suit: int, trump: int, mighty: int, points: i
 def follow_club_nb(
     legal: np.uint64, w: int, partner_wins: bool, wins: np.uint64,
     at: tuple[int, int, bool, int, float], outside: np.uint64, opp_behind: int,
-    trick_no: int, trump: int, mighty: int, tricks_scored: bool,
+    trick_no: int, trump: int, mighty: int, scoring: tuple[bool, bool],
 ) -> int:
     """The heuristic follower's card, reasoning about the seats still to play.
 
@@ -363,13 +376,14 @@ def follow_club_nb(
     of other players, among whom the unseen cards lie, and how many of the seats still
     to play it counts as opponents: a friend not known yet is one of several); ``outside``
     the cards it has not seen (not in its hand, the finished tricks or this one) and
-    ``opp_behind`` how many seats still to play are not known partners.
+    ``opp_behind`` how many seats still to play are not known partners; ``scoring``
+    whether the profile scores tricks and whether the follower takes a partner's
+    threatened trick over (:func:`takes_over_nb`).
 
     - A known partner wins: with no opponent behind, or a card no unseen card beats,
       it is given the lowest side point card; otherwise the follower takes the trick
       over with its cheapest card that stands against the unseen cards when the trick
-      is worth it (not in trick-scored profiles: a partner's trick counts as much),
-      else sheds (:func:`shed_nb`).
+      is worth it (where it pays, :func:`takes_over_nb`), else sheds (:func:`shed_nb`).
     - An opponent wins: with no opponent behind, the cheapest card that wins when the
       trick is worth it (as the baseline); with opponents behind, the cheapest winning
       card that stands against what they may hold, else the cheapest winning card
@@ -380,6 +394,7 @@ def follow_club_nb(
     - In trick-scored profiles every trick is worth winning and points are not fed.
     """
     suit, points, joker_power, others, hostile = at
+    tricks_scored, take_over = scoring
     mighty_bit = bit_nb(mighty)
     worth_pts = 2 if tricks_scored else points
     if partner_wins:
@@ -396,7 +411,7 @@ def follow_club_nb(
         # stands, when the trick is worth it
         over = worth_winning_nb(winners_nb(legal, w, suit, trump, mighty, joker_power),
                                 worth_pts, False, trick_no, mighty)
-        if over and not tricks_scored:
+        if over and take_over:
             rich = 1 if tricks_scored else points + (1 if over & POINT_MASK else 0)
             stand = standing_nb(over, threats_nb(outside, suit, trump, mighty, rich,
                                                  opp_behind), suit, trump, mighty, joker_power)
