@@ -57,6 +57,26 @@ def _st() -> np.ndarray:
     return np.array([1], np.uint64)
 
 
+def _follow(policy: str, profile_name: str, hand: str, legal: str, played: str,
+            seat_at: tuple[int, int, int, int], partners: int, behind: tuple[int, float],
+            ) -> int:
+    """The card ``policy`` follows with: ``played`` the trick's cards so far, ``seat_at``
+    (the seat, the leader, the trump, the trick's number); ``behind`` (the seats still to
+    play, how many of them it counts as opponents). The cards it has not seen are all
+    but its hand and the trick's (no trick finished before counted: a test's choice)."""
+    params = compile_profile(load_profile(profile_name))
+    seat, leader, trump, trick_no = seat_at
+    cards = [_card(c) for c in played.split()]
+    trick = np.full(MAX_PLAYERS, -1, np.int64)
+    trick[:len(cards)] = cards
+    at = (trick, len(cards), leader, trump, trick_no, -1, False, -1)
+    gone = np.uint64(parse_cards(hand) | parse_cards(played))
+    card, _, _ = play_decide_nb(POLICIES[policy], _st(), seat, np.uint64(parse_cards(hand)),
+                                np.uint64(parse_cards(legal)), at, partners, partners != 0,
+                                (np.uint64(0), gone, behind[0], behind[1]), 5, params, -1)
+    return int(card)
+
+
 @pytest.mark.parametrize("policy", ["heuristic", "baseline"])
 def test_a_weak_hand_with_mighty_and_the_joker_is_played(policy: str) -> None:
     """The scale counts the joker -1 and Mighty 0: this hand may be shown as weak. No
@@ -77,16 +97,8 @@ def test_the_follower_does_not_feed_a_trick_the_seats_behind_take(policy: str) -
     trick to the king behind it (the joker is powerless in trick 1); it gives the trick
     up with its lowest diamond. The baseline wins with the cheapest card that beats
     the trick so far."""
-    params = compile_profile(STANDARD)
-    hand = parse_cards("JK QD 4D 3D 5S 6S 7C 8C 9H 10H")
-    legal = np.uint64(parse_cards("QD 4D 3D"))
-    trick = np.full(MAX_PLAYERS, -1, np.int64)
-    trick[0], trick[1] = _card("9D"), _card("10D")
-    at = (trick, 2, 0, TRUMPS.index("H"), 1, -1, False, -1)
-    gone = np.uint64(hand | parse_cards("9D 10D"))
-    card, _, _ = play_decide_nb(POLICIES[policy], _st(), 2, np.uint64(hand), legal, at,
-                                1 << 0, True, (np.uint64(0), gone, 0b11000, 2.0), 5, params,
-                                -1)
+    card = _follow(policy, "standard", "JK QD 4D 3D 5S 6S 7C 8C 9H 10H", "QD 4D 3D", "9D 10D",
+                   (2, 0, TRUMPS.index("H"), 1), 1 << 0, (0b11000, 2.0))
     assert card == (_card("QD") if policy == "baseline" else _card("3D"))
 
 
@@ -96,16 +108,8 @@ def test_a_partners_beaten_card_is_taken_over_with_one_that_stands(policy: str) 
     behind, KD and QD unseen. The friend's AD stands against every diamond out and the
     opponents behind follow suit rather than ruff (ten diamonds out): it takes the trick
     over. The baseline, seeing its partner winning, played its cheapest card."""
-    params = compile_profile(STANDARD)
-    hand = parse_cards("AD 3D 5S 6S 7C 8C 9H 10H")
-    legal = np.uint64(parse_cards("AD 3D"))
-    trick = np.full(MAX_PLAYERS, -1, np.int64)
-    trick[0] = _card("9D")
-    at = (trick, 1, 0, TRUMPS.index("H"), 3, -1, False, -1)
-    gone = np.uint64(hand | parse_cards("9D"))
-    card, _, _ = play_decide_nb(POLICIES[policy], _st(), 1, np.uint64(hand), legal, at,
-                                1 << 0, True, (np.uint64(0), gone, 0b11100, 3.0), 5, params,
-                                -1)
+    card = _follow(policy, "standard", "AD 3D 5S 6S 7C 8C 9H 10H", "AD 3D", "9D",
+                   (1, 0, TRUMPS.index("H"), 3), 1 << 0, (0b11100, 3.0))
     assert card == (_card("AD") if policy == "heuristic" else _card("3D"))
 
 
@@ -158,16 +162,9 @@ def test_trick_scored_profiles_win_tricks_without_points(policy: str) -> None:
     """ucla-5p scores tricks: an opponent's 5C leads a trick without points, the follower
     is void in clubs with the 2 of trumps. A trick is a trick: the heuristic ruffs; the
     baseline, counting card points, threw a card."""
-    profile = load_profile("ucla-5p")
-    params = compile_profile(profile)
-    hand = parse_cards("2H 3D 4D 5D 6S 7S 8S 9D 10D JD")
-    legal = np.uint64(hand)
-    trick = np.full(MAX_PLAYERS, -1, np.int64)
-    trick[0] = _card("5C")
-    at = (trick, 1, 3, TRUMPS.index("H"), 3, -1, False, -1)
-    gone = np.uint64(hand | parse_cards("5C"))
-    card, _, _ = play_decide_nb(POLICIES[policy], _st(), 4, np.uint64(hand), legal, at, 0,
-                                False, (np.uint64(0), gone, 0b00111, 3.0), 5, params, -1)
+    hand = "2H 3D 4D 5D 6S 7S 8S 9D 10D JD"
+    card = _follow(policy, "ucla-5p", hand, hand, "5C", (4, 3, TRUMPS.index("H"), 3), 0,
+                   (0b00111, 3.0))
     assert (card == _card("2H")) == (policy == "heuristic")
 
 
