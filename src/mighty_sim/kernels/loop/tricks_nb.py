@@ -379,11 +379,14 @@ def play_tricks_nb(
                                          trick_points, k == n - 1, trick_no, trump, r.mighty)
                     else:
                         behind = seats_behind_nb(n, leader, seat)
-                        hostile = hostile_behind_nb(behind, mine, seat, n, declarer, known)
                         opp_behind = popcount_nb(np.uint64(behind & ~mine))
                         wins = _NONE  # not asked when a partner wins
+                        hostile = 0.0  # asked only against opponents, some still to play
                         if not partner_wins:
                             wins = winners_nb(legal, tr[win], suit, trump, r.mighty, power)
+                            if opp_behind > 0:
+                                hostile = hostile_behind_nb(behind, mine, seat, n, declarer,
+                                                            known)
                         card = follow_club_nb(
                             legal, tr[win], partner_wins, wins,
                             (suit, trick_points, power, n - 1, hostile), ~gone,

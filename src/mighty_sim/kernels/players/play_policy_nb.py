@@ -539,6 +539,9 @@ def shed_nb(legal: np.uint64, trump: int, mighty: int) -> int:
         plain &= ~suit_mask_nb(trump)
     if not plain:
         return _cheapest_nb(legal, trump, mighty)
+    low = lowest_card_nb(plain)
+    if not plain & ~suit_mask_nb(low // 13):  # one suit (following it): its lowest card
+        return low
     best, best_key = -1, 10_000
     for suit in range(4):
         mine = plain & suit_mask_nb(suit)
