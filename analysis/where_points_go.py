@@ -25,8 +25,7 @@ from mighty_sim.engine.search import card_costs, recorded_positions
 from mighty_sim.kernels.layout import T_CARDS, T_DEMAND, T_JOKER_SUIT, T_LEADER
 from mighty_sim.kernels.loop.play_nb import H_SEEN, apply_play_nb, legal_now_nb
 from mighty_sim.kernels.params import compile_profile
-from mighty_sim.kernels.rules.rules_nb import trick_winner_nb
-from mighty_sim.rules.cards import parse_cards
+from mighty_sim.kernels.rules.rules_nb import is_point_nb, mighty_of_nb, trick_winner_nb
 from mighty_sim.rules.profile import load_profile
 
 ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -41,8 +40,6 @@ args = ap.parse_args()
 profile = load_profile(args.profile)
 params = compile_profile(profile)
 n = profile.players
-mighty_card = parse_cards(profile.mighty).bit_length() - 1
-alt_card = parse_cards(profile.mighty_alternative).bit_length() - 1
 batch = play_batch(profile, seed=args.seed, game_start=0, games=args.games,
                    players=parse_players(args.players, n), record_tricks=True)
 costs = card_costs(batch, profile, args.from_trick).costs
@@ -51,10 +48,6 @@ declarer, friend = batch.column("declarer"), batch.column("friend_seat")
 trumps = batch.column("trump")
 given: Counter[tuple[str, ...]] = Counter()
 cards: Counter[tuple[str, ...]] = Counter()
-
-
-def is_point(card: int) -> bool:
-    return card < 52 and card % 13 >= 8
 
 
 def lead_kind(card: int, trump: int, mighty: int, outside: int) -> str:
@@ -67,7 +60,7 @@ def lead_kind(card: int, trump: int, mighty: int, outside: int) -> str:
     suit_top = card // 13 * 13 + 12
     if not any(outside >> x & 1 for x in range(card + 1, suit_top + 1) if x != mighty):
         return "side, highest unseen"
-    return "side point" if is_point(card) else "side low"
+    return "side point" if is_point_nb(card) else "side low"
 
 
 def takes(trick: np.ndarray, k: int, card: int, at: tuple[int, int, int, bool]) -> bool:
@@ -82,7 +75,7 @@ first_trick = 0
 for row in played:
     first, first_trick = first_trick, first_trick + profile.hand_size
     trump = int(trumps[row])
-    mighty = alt_card if mighty_card // 13 == trump else mighty_card
+    mighty = int(mighty_of_nb(params, trump))
 
     def ours(seat: int, row: int = row) -> bool:
         return seat in (declarer[row], friend[row])
@@ -107,7 +100,7 @@ for row in played:
                 winner = (leader + trick_winner_nb(tr, k, trump, pos.trick_no, named, demand,
                                                    params)) % n
                 could = any(takes(tr, k, c, at) for c in range(53) if legal >> c & 1)
-                did = ("took" if takes(tr, k, card, at) else "point card" if is_point(card)
+                did = ("took" if takes(tr, k, card, at) else "point card" if is_point_nb(card)
                        else "low card")
                 key = (side, f"seat {k + 1}",
                        "own side winning" if ours(winner) == ours(seat) else "other side winning",

@@ -186,13 +186,10 @@ def follow_nb(
     ``points`` the points in it; ``partner_wins`` whether a known partner played ``w``.
     The cards of ``legal`` that would beat ``w`` are ``wins`` when not ``simple``, else
     found here from the suit to follow and the joker's power."""
-    mighty_bit = bit_nb(mighty)
     if partner_wins:
         if last or w == mighty or w == JOKER_BIT:
             # the lowest-ranked side point card, the lowest suit's on a tie
-            give = legal & POINT_MASK & ~mighty_bit
-            if trump != NO_TRUMP:
-                give &= ~suit_mask_nb(trump)
+            give = side_points_nb(legal, trump, mighty)
             if give:
                 return _lowest_rank_nb(give)
         return _cheapest_nb(legal, trump, mighty)
@@ -395,15 +392,12 @@ def follow_club_nb(
     """
     suit, points, joker_power, others, hostile = at
     tricks_scored, take_over = scoring
-    mighty_bit = bit_nb(mighty)
     worth_pts = 2 if tricks_scored else points
     if partner_wins:
         if opp_behind == 0 or not winners_nb(
                 threats_nb(outside, suit, trump, mighty, max(worth_pts, 2), opp_behind), w,
                 suit, trump, mighty, joker_power):
-            give = legal & POINT_MASK & ~mighty_bit
-            if trump != NO_TRUMP:
-                give &= ~suit_mask_nb(trump)
+            give = side_points_nb(legal, trump, mighty)
             if give and not tricks_scored:
                 return _lowest_rank_nb(give)
             return _shed_nb(legal, trump, mighty, tricks_scored)
@@ -411,8 +405,8 @@ def follow_club_nb(
         # stands, when the trick is worth it
         over = worth_winning_nb(winners_nb(legal, w, suit, trump, mighty, joker_power),
                                 worth_pts, False, trick_no, mighty)
-        if over and take_over:
-            rich = 1 if tricks_scored else points + (1 if over & POINT_MASK else 0)
+        if over and take_over:  # (only where points are scored: ``rich`` counts them)
+            rich = points + (1 if over & POINT_MASK else 0)
             stand = standing_nb(over, threats_nb(outside, suit, trump, mighty, rich,
                                                  opp_behind), suit, trump, mighty, joker_power)
             if stand:
@@ -440,6 +434,16 @@ def follow_club_nb(
     return _shed_nb(legal, trump, mighty, tricks_scored)
 
 
+
+
+@njit(cache=True, inline="always")
+def side_points_nb(legal: np.uint64, trump: int, mighty: int) -> np.uint64:
+    """The point cards of ``legal`` a follower gives a partner's trick: side suits' only
+    (neither trumps nor Mighty)."""
+    give = legal & POINT_MASK & ~bit_nb(mighty)
+    if trump != NO_TRUMP:
+        give &= ~suit_mask_nb(trump)
+    return give
 
 
 @njit(cache=True, inline="always")
