@@ -30,6 +30,7 @@ from ..kernels.layout import (
     PP_NT_MARGIN,
     PP_RAISE_MARGIN,
     PP_SOLO_THRESHOLD,
+    PP_STRAIN_FIT,
     PP_STRENGTH_SCALE,
     PP_WEAK_SHOW,
 )
@@ -45,11 +46,12 @@ _RANGES = {
     "change_margin": (0.0, 20.0),
     "weak_show": (-10.0, 40.0),
     "raise_margin": (0.0, 20.0),
+    "strain_fit": (0.0, 1.0),
 }
 SLOTS = {"bid_base": PP_BID_BASE, "strength_scale": PP_STRENGTH_SCALE,
          "nt_margin": PP_NT_MARGIN, "solo_threshold": PP_SOLO_THRESHOLD,
          "change_margin": PP_CHANGE_MARGIN, "weak_show": PP_WEAK_SHOW,
-         "raise_margin": PP_RAISE_MARGIN}
+         "raise_margin": PP_RAISE_MARGIN, "strain_fit": PP_STRAIN_FIT}
 """Each parameter's slot in a seat's row of the kernels' policy parameters."""
 
 
@@ -81,6 +83,11 @@ class HeuristicParams:
     raise_margin: float = 3.0
     """After the exchange the declarer raises its bid, where the rules allow, to its bid
     ceiling (with the hand it now holds) less this many points."""
+    strain_fit: float = 0.0
+    """1: the strain is chosen by the score fitted to ``odds`` in `standard`
+    (:mod:`mighty_sim.kernels.players.strain_fit`), NT when its score beats the best
+    suit's by ``nt_margin``; 0: the strongest suit by strength, NT by the NT edge. A
+    choice of model, set by hand and never tuned by duels (nor is ``nt_margin`` with it)."""
 
     def __post_init__(self) -> None:
         for name, (low, high) in _RANGES.items():

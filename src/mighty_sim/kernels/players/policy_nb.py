@@ -49,6 +49,7 @@ from ..layout import (
     PP_NT_MARGIN,
     PP_RAISE_MARGIN,
     PP_SOLO_THRESHOLD,
+    PP_STRAIN_FIT,
     PP_STRENGTH_SCALE,
     PP_WEAK_SHOW,
 )
@@ -88,6 +89,7 @@ from ..rules.rules_nb import (
     popcount_nb,
     suit_mask_nb,
 )
+from . import strain_fit
 
 WEAK = -2
 PASS = -1
@@ -114,6 +116,13 @@ def _suit_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 
 _TRUMP_T, _SIDE_T, _NT_SIDE_T, _EDGE_Q = _suit_tables()
+# the strain score fitted to odds (strain_fit): per-pattern tables and the scalar weights
+_FIT_TRUMP = strain_fit.trump_table()
+_FIT_SIDE = strain_fit.side_table()
+_FIT_NT = strain_fit.nt_table()
+_W_MIGHTY, _W_JOKER = (float(v) for v in strain_fit.split(strain_fit.WEIGHTS)[0])
+_W_NT, _W_NT_MIGHTY, _W_NT_JOKER, _W_NT_L1, _W_NT_L2 = (
+    float(v) for v in strain_fit.split(strain_fit.WEIGHTS)[3])
 
 
 # -- hand strength ------------------------------------------------------------------------
@@ -223,12 +232,57 @@ def _suit_tenths_nb(hand: np.uint64, params: np.ndarray) -> tuple[int, int, int,
 
 
 @njit(cache=True, inline="always")
+def strain_score_nb(hand: np.uint64, trump: int, params: np.ndarray) -> float:
+    """The payout the hand is expected to make in strain ``trump``, as fitted to ``odds``
+    (:mod:`.strain_fit`; a score to compare strains by): a suit's pattern read from the
+    trump or side table, Mighty out of its suit; in NT, from the NT table, Mighty in its
+    suit, with the two longest suits' lengths."""
+    mighty = mighty_of_nb(params, trump)
+    joker = has_nb(hand, JOKER_BIT)
+    if trump == NO_TRUMP:
+        s = _W_NT + (_W_NT_MIGHTY if has_nb(hand, mighty) else 0.0)
+        s += _W_NT_JOKER if joker else 0.0
+        first, second = 0, 0
+        for suit in range(4):
+            cards = (hand >> np.uint64(13 * suit)) & _RANKS
+            s += _FIT_NT[cards]
+            n = popcount_nb(cards)
+            if n > first:
+                first, second = n, first
+            elif n > second:
+                second = n
+        return s + _W_NT_L1 * first + _W_NT_L2 * second
+    s = (_W_MIGHTY if has_nb(hand, mighty) else 0.0) + (_W_JOKER if joker else 0.0)
+    rest = hand & ~bit_nb(mighty)
+    for suit in range(4):
+        cards = (rest >> np.uint64(13 * suit)) & _RANKS
+        s += _FIT_TRUMP[cards] if suit == trump else _FIT_SIDE[cards]
+    return s
+
+
+@njit(cache=True, inline="always")
+def _fitted_strain_nb(hand: np.uint64, params: np.ndarray, margin: float) -> int:
+    """The strain of the highest fitted score (:func:`strain_score_nb`; the first suit
+    on a tie), NT only when its score beats the best suit's by ``margin``."""
+    best, best_v = 0, strain_score_nb(hand, 0, params)
+    for t in range(1, 4):
+        v = strain_score_nb(hand, t, params)
+        if v > best_v:
+            best, best_v = t, v
+    if strain_score_nb(hand, NO_TRUMP, params) >= best_v + margin:
+        return NO_TRUMP
+    return best
+
+
+@njit(cache=True, inline="always")
 def best_strain_nb(hand: np.uint64, params: np.ndarray, pp: np.ndarray) -> tuple[int, float]:
     """The heuristic's strain for a hand and that strain's strength: NT when its NT edge
     (``nt_edge_nb``) reaches the player's NT margin, else the strongest suit (the first
     of the strongest by ``strength_nb``). The suits are ranked in exact tenths
     (``strength_tenths_nb``); the float strengths are summed only for the suits at the
-    top, where they decide between equal tenths."""
+    top, where they decide between equal tenths. A player with ``strain_fit`` chooses by
+    the score fitted to odds instead (:func:`strain_score_nb`), with that strain's
+    strength (NT's: as above)."""
     t0, t1, t2, t3 = _suit_tenths_nb(hand, params)
     top = max(max(t0, t1), max(t2, t3))
     if (t0 == top) + (t1 == top) + (t2 == top) + (t3 == top) == 1:
@@ -242,6 +296,13 @@ def best_strain_nb(hand: np.uint64, params: np.ndarray, pp: np.ndarray) -> tuple
                 s = strength_nb(hand, t, params)
                 if s > best_s:
                     best, best_s = t, s
+    if pp[PP_STRAIN_FIT] > 0.5:
+        fitted = _fitted_strain_nb(hand, params, pp[PP_NT_MARGIN])
+        if fitted == NO_TRUMP:
+            return NO_TRUMP, max(best_s, strength_nb(hand, NO_TRUMP, params))
+        if fitted != best:
+            return fitted, strength_nb(hand, fitted, params)
+        return best, best_s
     if nt_edge_nb(hand, params) >= pp[PP_NT_MARGIN]:
         return NO_TRUMP, max(best_s, strength_nb(hand, NO_TRUMP, params))
     return best, best_s
