@@ -99,7 +99,7 @@ def strain_features(hand: int, mighty: tuple[int, ...]) -> np.ndarray:
     ``strain_features(...) @ WEIGHTS``, what the kernel sums from the tables.
 
     >>> x = strain_features((1 << 12) | (1 << 52), (25, 12, 12, 12, 12))
-    >>> x.shape, float(x[1, 0]), float(x[0, 0])  # Mighty held with diamonds as trump only
+    >>> x.shape, float(x[1, 0]), float(x[0, 0])  # A♠ is Mighty but under spades
     ((5, 34), 1.0, 0.0)
     """
     tf, sf, nf = trump_features(), side_features(), nt_features()
