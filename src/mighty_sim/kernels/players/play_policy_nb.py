@@ -22,6 +22,7 @@ from ..params import (
     P_HUNTER_TRICKS,
     P_JOKER_POWERLESS,
     P_JOKERS,
+    P_PLAYERS,
 )
 from ..rng_nb import below_at_nb
 from ..rules.rules_nb import (
@@ -205,10 +206,12 @@ def follow_nb(
 @njit(cache=True, inline="always")
 def takes_over_nb(params: np.ndarray) -> bool:
     """Whether the heuristic takes a partner's trick over when the seats behind may beat
-    it: in one-deck point games (measured: the card-by-card yardstick and the duel in
-    ``standard``; in trick-scored profiles, where a partner's trick counts as much, and
-    with two decks it lost duels against the baseline)."""
-    return params[P_BID_UNIT] != BID_TRICKS and params[P_JOKERS] < 2
+    it: in one-deck point games of five players or more (measured: the card-by-card
+    yardstick and the duel in ``standard``; in trick-scored profiles, where a partner's
+    trick counts as much, with two decks, and with three or four players, where the
+    declarer's side is one or two seats, it lost duels against the baseline)."""
+    return (params[P_BID_UNIT] != BID_TRICKS and params[P_JOKERS] < 2
+            and params[P_PLAYERS] >= 5)
 
 
 @njit(cache=True, inline="always")
