@@ -198,7 +198,8 @@ def test_nt_edge_is_the_sum_of_its_terms(name: str) -> None:
 @pytest.mark.parametrize("name", ONE_DECK)
 def test_the_strain_score_is_the_fitted_model(name: str) -> None:
     """The kernel's strain score, summed from per-pattern tables, is the fitted linear
-    model (``strain_features @ WEIGHTS``) in every strain, Mighty as the profile has it;
+    model (``strain_features @ WEIGHTS``, in thousandths) in every strain, Mighty as the
+    profile has it;
     and a player with ``strain_fit`` takes the first suit of the highest score, NT when
     its score beats that suit's by the margin, with that strain's strength."""
     params, hands = _random_hands(name, 17)
@@ -210,12 +211,12 @@ def test_the_strain_score_is_the_fitted_model(name: str) -> None:
         h = np.uint64(hand)
         model = strain_fit.strain_features(hand, mighty) @ strain_fit.WEIGHTS
         kernel = [strain_score_nb(h, t, params) for t in range(5)]
-        assert np.allclose(kernel, model, rtol=0, atol=1e-9), hex(hand)
+        assert kernel == strain_fit.milli(model).tolist(), hex(hand)
         suit = max(range(4), key=lambda t: (kernel[t], -t))
         strengths = [strength_nb(h, t, params) for t in range(5)]
         for margin in (-100.0, 0.0, 100.0):
             pp[PP_NT_MARGIN] = margin
-            if kernel[4] >= kernel[suit] + margin:
+            if kernel[4] - kernel[suit] >= 1000 * margin:
                 want = (4, max(max(strengths[:4]), strengths[4]))
             else:
                 want = (suit, strengths[suit])

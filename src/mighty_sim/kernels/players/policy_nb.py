@@ -117,12 +117,12 @@ def _suit_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 _TRUMP_T, _SIDE_T, _NT_SIDE_T, _EDGE_Q = _suit_tables()
 # the strain score fitted to odds (strain_fit): per-pattern tables and the scalar weights
-_FIT_TRUMP = strain_fit.trump_table()
-_FIT_SIDE = strain_fit.side_table()
-_FIT_NT = strain_fit.nt_table()
-_W_MIGHTY, _W_JOKER = (float(v) for v in strain_fit.split(strain_fit.WEIGHTS)[0])
-_W_NT, _W_NT_MIGHTY, _W_NT_JOKER, _W_NT_L1, _W_NT_L2 = (
-    float(v) for v in strain_fit.split(strain_fit.WEIGHTS)[3])
+_FIT_TRUMP = strain_fit.milli(strain_fit.trump_table())
+_FIT_SIDE = strain_fit.milli(strain_fit.side_table())
+_FIT_NT = strain_fit.milli(strain_fit.nt_table())
+_M_MIGHTY, _M_JOKER = (int(v) for v in strain_fit.milli(strain_fit.split(strain_fit.WEIGHTS)[0]))
+_M_NT, _M_NT_MIGHTY, _M_NT_JOKER, _M_NT_L1, _M_NT_L2 = (
+    int(v) for v in strain_fit.milli(strain_fit.split(strain_fit.WEIGHTS)[3]))
 
 
 # -- hand strength ------------------------------------------------------------------------
@@ -232,16 +232,16 @@ def _suit_tenths_nb(hand: np.uint64, params: np.ndarray) -> tuple[int, int, int,
 
 
 @njit(cache=True, inline="always")
-def strain_score_nb(hand: np.uint64, trump: int, params: np.ndarray) -> float:
+def strain_score_nb(hand: np.uint64, trump: int, params: np.ndarray) -> int:
     """The payout the hand is expected to make in strain ``trump``, as fitted to ``odds``
-    (:mod:`.strain_fit`; a score to compare strains by): a suit's pattern read from the
-    trump or side table, Mighty out of its suit; in NT, from the NT table, Mighty in its
-    suit, with the two longest suits' lengths."""
+    (:mod:`.strain_fit`; a score to compare strains by), in thousandths of a unit: a
+    suit's pattern read from the trump or side table, Mighty out of its suit; in NT, from
+    the NT table, Mighty in its suit, with the two longest suits' lengths."""
     mighty = mighty_of_nb(params, trump)
     joker = has_nb(hand, JOKER_BIT)
     if trump == NO_TRUMP:
-        s = _W_NT + (_W_NT_MIGHTY if has_nb(hand, mighty) else 0.0)
-        s += _W_NT_JOKER if joker else 0.0
+        s = _M_NT + (_M_NT_MIGHTY if has_nb(hand, mighty) else 0)
+        s += _M_NT_JOKER if joker else 0
         first, second = 0, 0
         for suit in range(4):
             cards = (hand >> np.uint64(13 * suit)) & _RANKS
@@ -251,8 +251,8 @@ def strain_score_nb(hand: np.uint64, trump: int, params: np.ndarray) -> float:
                 first, second = n, first
             elif n > second:
                 second = n
-        return s + _W_NT_L1 * first + _W_NT_L2 * second
-    s = (_W_MIGHTY if has_nb(hand, mighty) else 0.0) + (_W_JOKER if joker else 0.0)
+        return s + _M_NT_L1 * first + _M_NT_L2 * second
+    s = (_M_MIGHTY if has_nb(hand, mighty) else 0) + (_M_JOKER if joker else 0)
     rest = hand & ~bit_nb(mighty)
     for suit in range(4):
         cards = (rest >> np.uint64(13 * suit)) & _RANKS
@@ -263,13 +263,35 @@ def strain_score_nb(hand: np.uint64, trump: int, params: np.ndarray) -> float:
 @njit(cache=True, inline="always")
 def _fitted_strain_nb(hand: np.uint64, params: np.ndarray, margin: float) -> int:
     """The strain of the highest fitted score (:func:`strain_score_nb`; the first suit
-    on a tie), NT only when its score beats the best suit's by ``margin``."""
-    best, best_v = 0, strain_score_nb(hand, 0, params)
-    for t in range(1, 4):
-        v = strain_score_nb(hand, t, params)
-        if v > best_v:
-            best, best_v = t, v
-    if strain_score_nb(hand, NO_TRUMP, params) >= best_v + margin:
+    on a tie), NT only when its score beats the best suit's by ``margin`` units. The
+    suits whose Mighty is the usual one share their side suits' sum; the suit holding
+    the usual Mighty (under which Mighty is another card) is scored apart."""
+    m0 = params[P_MIGHTY]
+    own = m0 // 13
+    base = (_M_MIGHTY if has_nb(hand, m0) else 0) + (_M_JOKER if has_nb(hand, JOKER_BIT) else 0)
+    rest = hand & ~bit_nb(m0)
+    c0, c1 = rest & _RANKS, (rest >> np.uint64(13)) & _RANKS
+    c2, c3 = (rest >> np.uint64(26)) & _RANKS, (rest >> np.uint64(39)) & _RANKS
+    s0, s1, s2, s3 = _FIT_SIDE[c0], _FIT_SIDE[c1], _FIT_SIDE[c2], _FIT_SIDE[c3]
+    base += s0 + s1 + s2 + s3
+    v0, v1 = base - s0 + _FIT_TRUMP[c0], base - s1 + _FIT_TRUMP[c1]
+    v2, v3 = base - s2 + _FIT_TRUMP[c2], base - s3 + _FIT_TRUMP[c3]
+    if own == 0:
+        v0 = strain_score_nb(hand, 0, params)
+    elif own == 1:
+        v1 = strain_score_nb(hand, 1, params)
+    elif own == 2:
+        v2 = strain_score_nb(hand, 2, params)
+    elif own == 3:
+        v3 = strain_score_nb(hand, 3, params)
+    best, best_v = 0, v0
+    if v1 > best_v:
+        best, best_v = 1, v1
+    if v2 > best_v:
+        best, best_v = 2, v2
+    if v3 > best_v:
+        best, best_v = 3, v3
+    if strain_score_nb(hand, NO_TRUMP, params) - best_v >= margin * 1000.0:
         return NO_TRUMP
     return best
 
@@ -283,6 +305,11 @@ def best_strain_nb(hand: np.uint64, params: np.ndarray, pp: np.ndarray) -> tuple
     top, where they decide between equal tenths. A player with ``strain_fit`` chooses by
     the score fitted to odds instead (:func:`strain_score_nb`), with that strain's
     strength (NT's: as above)."""
+    fit = pp[PP_STRAIN_FIT] > 0.5
+    if fit:
+        fitted = _fitted_strain_nb(hand, params, pp[PP_NT_MARGIN])
+        if fitted != NO_TRUMP:
+            return fitted, strength_nb(hand, fitted, params)
     t0, t1, t2, t3 = _suit_tenths_nb(hand, params)
     top = max(max(t0, t1), max(t2, t3))
     if (t0 == top) + (t1 == top) + (t2 == top) + (t3 == top) == 1:
@@ -296,14 +323,7 @@ def best_strain_nb(hand: np.uint64, params: np.ndarray, pp: np.ndarray) -> tuple
                 s = strength_nb(hand, t, params)
                 if s > best_s:
                     best, best_s = t, s
-    if pp[PP_STRAIN_FIT] > 0.5:
-        fitted = _fitted_strain_nb(hand, params, pp[PP_NT_MARGIN])
-        if fitted == NO_TRUMP:
-            return NO_TRUMP, max(best_s, strength_nb(hand, NO_TRUMP, params))
-        if fitted != best:
-            return fitted, strength_nb(hand, fitted, params)
-        return best, best_s
-    if nt_edge_nb(hand, params) >= pp[PP_NT_MARGIN]:
+    if fit or nt_edge_nb(hand, params) >= pp[PP_NT_MARGIN]:
         return NO_TRUMP, max(best_s, strength_nb(hand, NO_TRUMP, params))
     return best, best_s
 

@@ -93,6 +93,16 @@ def nt_table(weights: np.ndarray = WEIGHTS) -> np.ndarray:
     return nt_features() @ split(weights)[4]
 
 
+def milli(values: np.ndarray) -> np.ndarray:
+    """Scores in whole thousandths (int64): every weight is a whole number of thousandths
+    and every feature a whole number, so the kernel sums them exactly, in any order.
+
+    >>> milli(np.array([1.5, -0.25])).tolist()
+    [1500, -250]
+    """
+    return np.rint(np.asarray(values) * 1000).astype(np.int64)
+
+
 def strain_features(hand: int, mighty: tuple[int, ...]) -> np.ndarray:
     """(5, len(WEIGHTS)) float64: the features of a one-deck hand in each strain (rows:
     the four suits, NT), ``mighty`` the card of Mighty under each strain: the model is
