@@ -70,6 +70,7 @@ from ..rules.rules_nb import (
     copy_of_nb,
     fold_nb,
     in_tricks_nb,
+    lowest_card_nb,
     mighty_of_nb,
     popcount_nb,
     suit_mask_nb,
@@ -111,6 +112,7 @@ from .play_nb import (
 
 _JOKER = np.uint64(1) << np.uint64(JOKER_BIT)
 _NONE = np.uint64(0)
+_ONE = np.uint64(1)
 
 
 class TrickRules(NamedTuple):
@@ -345,6 +347,8 @@ def play_tricks_nb(
             if at_random:
                 state, card, named, demand = random_play_at_nb(
                     state, legal, k == 0 and powered_lead, demand_card)
+            elif k > 0 and legal & (legal - _ONE) == _NONE:
+                card, named, demand = lowest_card_nb(legal), -1, False  # a forced card
             else:  # the heuristic's memory and partners
                 club = (baseline_seats >> seat) & 1 == 0
                 mine = (partners >> (8 * seat)) & 0xFF
