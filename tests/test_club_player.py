@@ -181,6 +181,22 @@ def test_the_joker_is_led_before_it_loses_its_power(policy: str) -> None:
 
 
 @pytest.mark.parametrize("policy", ["heuristic", "baseline"])
+def test_trumps_are_drawn_low_while_a_higher_trump_is_out(policy: str) -> None:
+    """The declarer draws trumps (hearts) holding K 7 3 with the ace out: the king led
+    falls to the ace. The heuristic leads the 3 and keeps the king over the ace; with the
+    ace gone it leads the king, now the top trump. The baseline led the king either way."""
+    hand = np.uint64(parse_cards("KH 7H 3H 5C 9D"))
+    club = policy == "heuristic"
+    for seen, want in (("2S 3S 4S 5S 6S", "3H" if club else "KH"),
+                       ("AH 2H 2S 3S 4S", "KH")):
+        gone = hand | np.uint64(parse_cards(seen))
+        card, _, _ = lead_nb(hand, hand, TRUMPS.index("H"), 3, -1, True,
+                             np.uint64(parse_cards(seen)), _card("AS"), (True, False), 0,
+                             (club, 1), gone)
+        assert card == _card(want), seen
+
+
+@pytest.mark.parametrize("policy", ["heuristic", "baseline"])
 def test_two_decks_no_king_is_cashed_while_the_other_ace_is_out(policy: str) -> None:
     """Two decks, diamonds trump: one ace of hearts has been played, the other copy is
     still out. The king of hearts is not a sure winner; the baseline, which counted

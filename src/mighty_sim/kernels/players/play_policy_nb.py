@@ -590,14 +590,18 @@ def lead_nb(
     if club and has_nb(legal, JOKER_BIT) and powered_lead and fades:
         # the joker's last trick with its power: a joker kept to the end is lost
         return JOKER_BIT, (trump if trump != NO_TRUMP else 0), False
-    # 2. declarer side draws trumps while opponents may hold some
+    # 2. declarer side draws trumps while opponents may hold some: with its top trump
+    # when no unseen trump beats it (the heuristic; else its lowest), the baseline always
     if declarer_side and trump != NO_TRUMP:
         trumps = legal & suit_mask_nb(trump)
         unseen = popcount_nb(outside & suit_mask_nb(trump))
         if popcount_nb(trumps) >= 2 and unseen >= (draw_min if club else 1):
             if has_nb(legal, JOKER_BIT) and powered_lead and trick_no < 9:
                 return JOKER_BIT, trump, False
-            return highest_card_nb(trumps), -1, False
+            top = highest_card_nb(trumps)
+            if club and outside & suit_mask_nb(trump) & above_nb(top) & ~bit_nb(mighty):
+                return lowest_card_nb(trumps), -1, False  # no king led into the ace
+            return top, -1, False
     # 3. cash a sure winner: the highest outstanding card of a side suit
     for suit in range(4):
         if suit == trump:
