@@ -176,7 +176,7 @@ def test_the_joker_is_led_before_it_loses_its_power(policy: str) -> None:
     seen = np.uint64(((1 << 53) - 1) & ~parse_cards(
         "JK 5C KC QC JC 10C 9C 8C 7C 6C 2D 3D"))
     card, _, _ = lead_nb(hand, hand, TRUMPS.index("S"), 9, -1, True, seen, _card("AD"),
-                         (True, True), 0, (policy == "heuristic", 1), hand | seen)
+                         (True, True), 0, policy == "heuristic", hand | seen)
     assert (card == 52) == (policy == "heuristic")
 
 
@@ -192,7 +192,7 @@ def test_trumps_are_drawn_low_while_a_higher_trump_is_out(policy: str) -> None:
         gone = hand | np.uint64(parse_cards(seen))
         card, _, _ = lead_nb(hand, hand, TRUMPS.index("H"), 3, -1, True,
                              np.uint64(parse_cards(seen)), _card("AS"), (True, False), 0,
-                             (club, 1), gone)
+                             club, gone)
         assert card == _card(want), seen
 
 
@@ -207,7 +207,7 @@ def test_two_decks_no_king_is_cashed_while_the_other_ace_is_out(policy: str) -> 
     gone = np.uint64(gone_kinds_nb(np.uint64(hand), np.uint64(0), seen, np.uint64(0), 2)
                      if club else np.uint64(hand) | seen)
     card, _, _ = lead_nb(np.uint64(hand), np.uint64(hand), TRUMPS.index("D"), 4, -1, False,
-                         seen, _card("AS"), (True, False), 0, (club, 1), gone)
+                         seen, _card("AS"), (True, False), 0, club, gone)
     assert (card == _card("KH")) == (policy == "baseline")
 
 

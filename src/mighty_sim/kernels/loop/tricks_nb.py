@@ -48,7 +48,6 @@ from ..params import (
     P_MIGHTY_SETS_FROM,
 )
 from ..players.play_policy_nb import (
-    draw_min_nb,
     follow_club_nb,
     follow_nb,
     gone_kinds_nb,
@@ -304,7 +303,6 @@ def play_tricks_nb(
         elif policies[p] == POLICY_BASELINE:
             baseline_seats |= 1 << p
     tricks_scored = params[P_BID_UNIT] == BID_TRICKS
-    draw_min = draw_min_nb(params, n)
     take_over = takes_over_nb(params)
     seen2 = h[H_SEEN2]  # two decks: kinds both copies of which were played
     jokers_seen = int(h[H_JOKERS_SEEN])
@@ -368,7 +366,7 @@ def play_tricks_nb(
                                                   ours, seen, r.mighty,
                                                   (powered_lead, joker_fades_nb(params,
                                                                                 trick_no)),
-                                                  r.hunter_tricks, (club, draw_min), gone)
+                                                  r.hunter_tricks, club, gone)
                 elif not (k == 1 and tr[0] == JOKER_BIT) and not (
                         r.late_power and legal & hunter_bit and in_trick & _JOKER):
                     # the follower from the winning card, suit and joker power kept here (where

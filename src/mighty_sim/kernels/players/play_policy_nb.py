@@ -122,7 +122,7 @@ def play_decide_nb(
         return lead_nb(hand, legal, trump, trick_no, demand_card, declarer_side, seen,
                        mighty, (powered_lead, joker_fades_nb(params, trick_no)),
                        params[P_HUNTER_TRICKS],
-                       (policy != POLICY_BASELINE, draw_min_nb(params, players)), gone)
+                       policy != POLICY_BASELINE, gone)
     # following: who is winning so far, and is it a partner?
     idx = win_idx
     if idx < 0:
@@ -212,18 +212,6 @@ def takes_over_nb(params: np.ndarray) -> bool:
     declarer's side is one or two seats, it lost duels against the baseline)."""
     return (params[P_BID_UNIT] != BID_TRICKS and params[P_JOKERS] < 2
             and params[P_PLAYERS] >= 5)
-
-
-@njit(cache=True, inline="always")
-def draw_min_nb(params: np.ndarray, players: int) -> int:
-    """How many trumps must be unseen for the heuristic's declarer side to lead trumps:
-    two in one-deck point games of five players or more (a lone trump out, perhaps in
-    the hidden friend's hand, is not worth two of the side's), else one (measured: the
-    card-by-card yardstick in ``standard``; duels against the baseline and declarer
-    success elsewhere)."""
-    if params[P_BID_UNIT] == BID_TRICKS or params[P_JOKERS] >= 2:
-        return 1
-    return 2 if players >= 5 else 1
 
 
 @njit(cache=True, inline="always")
@@ -567,19 +555,15 @@ def shed_nb(legal: np.uint64, trump: int, mighty: int) -> int:
 def lead_nb(
     hand: np.uint64, legal: np.uint64, trump: int, trick_no: int, demand_card: int,
     declarer_side: bool, seen: np.uint64, mighty: int, joker: tuple[bool, bool],
-    hunter_tricks: int, style: tuple[bool, int], gone: np.uint64,
+    hunter_tricks: int, club: bool, gone: np.uint64,
 ) -> tuple[int, int, bool]:
     """The heuristic leader's (card, joker suit named or -1, demand): ``demand_card`` the
     card that may demand the joker now (-1 if none), ``seen`` every card of the finished
     tricks, ``hunter_tricks`` the profile's tricks where the hunter may demand, ``joker``
     whether a joker led now has power and whether it has none from the next trick on;
-    ``gone``
-    the card kinds of which no copy is left outside its hand (:func:`gone_kinds_nb`),
+    ``gone`` the card kinds of which no copy is left outside its hand (:func:`gone_kinds_nb`),
     which the heuristic counts by copies where the baseline takes a kind seen once as
-    gone; ``style`` is (whether it plays as the heuristic, ``club``, or the baseline; how
-    many trumps must be unseen for the heuristic's declarer side to draw them,
-    :func:`draw_min_nb`)."""
-    club, draw_min = style
+    gone; ``club`` whether it plays as the heuristic or the baseline."""
     # 1. hunt the joker while it is out and not ours
     out = not has_nb(gone, JOKER_BIT) if club else not has_nb(seen, JOKER_BIT)
     if (demand_card >= 0 and has_nb(legal, demand_card) and out
@@ -595,7 +579,7 @@ def lead_nb(
     if declarer_side and trump != NO_TRUMP:
         trumps = legal & suit_mask_nb(trump)
         unseen = popcount_nb(outside & suit_mask_nb(trump))
-        if popcount_nb(trumps) >= 2 and unseen >= (draw_min if club else 1):
+        if popcount_nb(trumps) >= 2 and unseen > 0:
             if has_nb(legal, JOKER_BIT) and powered_lead and trick_no < 9:
                 return JOKER_BIT, trump, False
             top = highest_card_nb(trumps)
