@@ -110,9 +110,20 @@ def run_shards_local(cdict: dict[str, Any], out: Path, todo: list[int], workers:
             run(_write_shard_in_worker, [(cdict, str(out), s) for s in todo],
                 on_result=on_shard, on_poll=drain)
     except BrokenProcessPool:
+        _remove_temporaries(out)
         raise ValueError("a worker process stopped unexpectedly (out of memory, or killed); "
                          "`--resume` completes the run") from None
+    except BaseException:
+        _remove_temporaries(out)
+        raise
     drain()
+
+
+def _remove_temporaries(out: Path) -> None:
+    """Remove the shard files workers ended mid-write left (the pool has ended them all
+    when this runs; the run's lock is ours): a failed run leaves no partial file."""
+    for stale in out.glob("*/shard=*/.*.tmp"):
+        stale.unlink(missing_ok=True)
 
 
 class _CallbackQueue:

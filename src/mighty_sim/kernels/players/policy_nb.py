@@ -211,24 +211,34 @@ def _suit_tenths_nb(hand: np.uint64, params: np.ndarray) -> tuple[int, int, int,
     """``strength_tenths_nb`` of the four suits as trump: the side suits' sum shared, the
     strain whose Mighty is another card (its suit holds the usual Mighty) apart."""
     m0 = params[P_MIGHTY]
-    rest = hand & ~bit_nb(m0)
+    base = (25 if has_nb(hand, m0) else 0) + (20 if has_nb(hand, JOKER_BIT) else 0)
+    own = m0 // 13  # under this suit as trump, Mighty is the alternative card
+    return _suits_as_trump_nb(hand & ~bit_nb(m0), base, _SIDE_T, _TRUMP_T, own,
+                              strength_tenths_nb(hand, own, params))
+
+
+@njit(cache=True, inline="always")
+def _suits_as_trump_nb(rest: np.uint64, base: int, side_t: np.ndarray, trump_t: np.ndarray,
+                       own: int, own_value: int) -> tuple[int, int, int, int]:
+    """Each suit's value as trump from per-pattern tables: ``base`` plus the other
+    suits' side values (their sum shared) plus its own trump value, ``rest`` the hand
+    without the usual Mighty; suit ``own`` (under which Mighty is another card) is given
+    ``own_value``, worked out apart."""
     c0, c1 = rest & _RANKS, (rest >> np.uint64(13)) & _RANKS
     c2, c3 = (rest >> np.uint64(26)) & _RANKS, (rest >> np.uint64(39)) & _RANKS
-    s0, s1, s2, s3 = _SIDE_T[c0], _SIDE_T[c1], _SIDE_T[c2], _SIDE_T[c3]
-    base = (25 if has_nb(hand, m0) else 0) + (20 if has_nb(hand, JOKER_BIT) else 0)
+    s0, s1, s2, s3 = side_t[c0], side_t[c1], side_t[c2], side_t[c3]
     base += s0 + s1 + s2 + s3
-    t0, t1 = base - s0 + _TRUMP_T[c0], base - s1 + _TRUMP_T[c1]
-    t2, t3 = base - s2 + _TRUMP_T[c2], base - s3 + _TRUMP_T[c3]
-    own = m0 // 13  # under this suit as trump, Mighty is the alternative card
+    v0, v1 = base - s0 + trump_t[c0], base - s1 + trump_t[c1]
+    v2, v3 = base - s2 + trump_t[c2], base - s3 + trump_t[c3]
     if own == 0:
-        t0 = strength_tenths_nb(hand, 0, params)
+        v0 = own_value
     elif own == 1:
-        t1 = strength_tenths_nb(hand, 1, params)
+        v1 = own_value
     elif own == 2:
-        t2 = strength_tenths_nb(hand, 2, params)
+        v2 = own_value
     elif own == 3:
-        t3 = strength_tenths_nb(hand, 3, params)
-    return t0, t1, t2, t3
+        v3 = own_value
+    return v0, v1, v2, v3
 
 
 @njit(cache=True, inline="always")
@@ -269,21 +279,8 @@ def _fitted_strain_nb(hand: np.uint64, params: np.ndarray, margin: float) -> int
     m0 = params[P_MIGHTY]
     own = m0 // 13
     base = (_M_MIGHTY if has_nb(hand, m0) else 0) + (_M_JOKER if has_nb(hand, JOKER_BIT) else 0)
-    rest = hand & ~bit_nb(m0)
-    c0, c1 = rest & _RANKS, (rest >> np.uint64(13)) & _RANKS
-    c2, c3 = (rest >> np.uint64(26)) & _RANKS, (rest >> np.uint64(39)) & _RANKS
-    s0, s1, s2, s3 = _FIT_SIDE[c0], _FIT_SIDE[c1], _FIT_SIDE[c2], _FIT_SIDE[c3]
-    base += s0 + s1 + s2 + s3
-    v0, v1 = base - s0 + _FIT_TRUMP[c0], base - s1 + _FIT_TRUMP[c1]
-    v2, v3 = base - s2 + _FIT_TRUMP[c2], base - s3 + _FIT_TRUMP[c3]
-    if own == 0:
-        v0 = strain_score_nb(hand, 0, params)
-    elif own == 1:
-        v1 = strain_score_nb(hand, 1, params)
-    elif own == 2:
-        v2 = strain_score_nb(hand, 2, params)
-    elif own == 3:
-        v3 = strain_score_nb(hand, 3, params)
+    v0, v1, v2, v3 = _suits_as_trump_nb(hand & ~bit_nb(m0), base, _FIT_SIDE, _FIT_TRUMP, own,
+                                        strain_score_nb(hand, own, params))
     best, best_v = 0, v0
     if v1 > best_v:
         best, best_v = 1, v1
