@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from mighty_sim.engine.batch import play_batch
-from mighty_sim.engine.odds import play_strains, settle_many
+from mighty_sim.engine.odds import play_strains
 from mighty_sim.engine.players import parse_players
 from mighty_sim.kernels.layout import R_AUCTION_BID, R_AUCTION_TRUMP, R_DECLARER
 from mighty_sim.kernels.params import compile_profile
@@ -53,9 +53,7 @@ def winners(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         bid = int(batch.ri[r, R_AUCTION_BID])
         strains = play_strains(profile, hand, samples=args.samples, seed=seed + i,
                                players=players)
-        ev.append([float(settle_many(profile, bid=bid, strain=t, taken=strains.taken(t),
-                                     friend_kinds=strains.friend_kinds(t))[:, 0].mean())
-                   for t in range(len(TRUMPS))])
+        ev.append([strains.expected_payout(t, bid) for t in range(len(TRUMPS))])
         hands.append(hand)
         chosen.append(int(batch.ri[r, R_AUCTION_TRUMP]))
     args.cache.mkdir(parents=True, exist_ok=True)

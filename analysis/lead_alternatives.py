@@ -17,13 +17,14 @@ from collections import Counter
 
 import numpy as np
 
+from mighty_sim.analysis.card_costs import lead_kind
 from mighty_sim.engine.batch import play_batch
 from mighty_sim.engine.players import parse_players
 from mighty_sim.engine.search import TOP, Position, recorded_positions, solve_position
 from mighty_sim.kernels.layout import T_CARDS, T_LEADER
 from mighty_sim.kernels.loop.play_nb import H_SEEN, apply_play_nb, legal_now_nb
 from mighty_sim.kernels.params import compile_profile
-from mighty_sim.kernels.rules.rules_nb import JOKER_BIT, NO_TRUMP, is_point_nb, mighty_of_nb
+from mighty_sim.kernels.rules.rules_nb import JOKER_BIT, NO_TRUMP, mighty_of_nb
 from mighty_sim.rules.profile import load_profile
 
 ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -46,23 +47,6 @@ batch = play_batch(profile, seed=args.seed, game_start=0, games=args.games,
 played = np.flatnonzero(batch.played())
 declarer, friend = batch.column("declarer"), batch.column("friend_seat")
 trumps = batch.column("trump")
-
-
-def kind(card: int, trump: int, mighty: int, outside: int, hand: int) -> str:
-    """A lead's kind as its leader saw it."""
-    if card == JOKER_BIT:
-        return "joker"
-    if card == mighty:
-        return "Mighty"
-    suit, top = card // 13, card // 13 * 13 + 12
-    highest = not any(outside >> x & 1 for x in range(card + 1, top + 1) if x != mighty)
-    if trump != NO_TRUMP and suit == trump:
-        return "trump, highest unseen" if highest else "trump, not highest"
-    if highest:
-        return "side, highest unseen"
-    lowest = card == min(c for c in range(suit * 13, top + 1) if hand >> c & 1)
-    return (("side point" if is_point_nb(card) else "side low")
-            + (", lowest in hand" if lowest else ""))
 
 
 leads, cost, better = Counter[tuple[str, str]](), Counter[tuple[str, str]](), Counter[str]()
@@ -90,11 +74,11 @@ for row in played:
                 value[c] = solve_position(Position(s2, h2, tr2, params), guess=TOP).value
         best = max(value.values()) if ours else min(value.values())
         key = ("declarer's side" if ours else "defence",
-               kind(card, trump, mighty, outside, hand))
+               lead_kind(card, trump, mighty, outside, hand))
         leads[key] += 1
         cost[key] += abs(best - value[card])
         if best != value[card]:
-            for k in {kind(c, trump, mighty, outside, hand) for c, v in value.items()
+            for k in {lead_kind(c, trump, mighty, outside, hand) for c, v in value.items()
                       if v == best}:
                 better[f"{key[0]} / {key[1]} -> {k}"] += 1
 

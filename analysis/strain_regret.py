@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from mighty_sim.engine.batch import play_batch
-from mighty_sim.engine.odds import play_strains, settle_many
+from mighty_sim.engine.odds import play_strains
 from mighty_sim.engine.players import parse_players
 from mighty_sim.kernels.layout import R_AUCTION_BID, R_AUCTION_TRUMP, R_DECLARER
 from mighty_sim.rules.profile import TRUMPS, load_profile
@@ -37,9 +37,7 @@ for i, r in enumerate(rows.tolist()):
     bid, chosen = int(batch.ri[r, R_AUCTION_BID]), int(batch.ri[r, R_AUCTION_TRUMP])
     strains = play_strains(profile, hand, samples=args.samples, seed=args.seed + i,
                            players=players)
-    ev = [float(settle_many(profile, bid=bid, strain=t, taken=strains.taken(t),
-                            friend_kinds=strains.friend_kinds(t))[:, 0].mean())
-          for t in range(len(TRUMPS))]
+    ev = [strains.expected_payout(t, bid) for t in range(len(TRUMPS))]
     regret[i] = max(ev) - ev[chosen]
     nt += chosen == TRUMPS.index("NT")
 half = 1.96 * regret.std(ddof=1) / math.sqrt(len(regret))

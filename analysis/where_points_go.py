@@ -3,8 +3,9 @@ after each card, docs/double-dummy.md) summed by kind of card play.
 
 Every seat is played by PLAYER on one-deck `standard` deals (or --profile); each card from
 --from-trick on is put in a group: the side that played it (D: the declarer's side, d: the
-defence), a lead by what was led (a trump, Mighty, the joker, a side card that is the
-highest unseen of its suit, a side point card, a low side card) and its trick, or a
+defence), a lead by what was led (mighty_sim.analysis.card_costs.lead_kind: the joker,
+Mighty, a trump or side card that is or is not the highest unseen of its suit, a side
+point or low card and whether it is the lowest in hand) and its trick, or a
 follow by its place in the trick, whether its side was winning the trick so far, and
 what it did (took the trick, gave a point card, a low card) and whether any legal card
 could have taken the trick. The groups that give away most come first, per deal and per
@@ -19,6 +20,7 @@ from collections import Counter
 
 import numpy as np
 
+from mighty_sim.analysis.card_costs import lead_kind
 from mighty_sim.engine.batch import play_batch
 from mighty_sim.engine.players import parse_players
 from mighty_sim.engine.search import card_costs, recorded_positions
@@ -50,19 +52,6 @@ given: Counter[tuple[str, ...]] = Counter()
 cards: Counter[tuple[str, ...]] = Counter()
 
 
-def lead_kind(card: int, trump: int, mighty: int, outside: int) -> str:
-    if card == 52:
-        return "joker"
-    if card == mighty:
-        return "Mighty"
-    if trump < 4 and card // 13 == trump:
-        return "trump"
-    suit_top = card // 13 * 13 + 12
-    if not any(outside >> x & 1 for x in range(card + 1, suit_top + 1) if x != mighty):
-        return "side, highest unseen"
-    return "side point" if is_point_nb(card) else "side low"
-
-
 def takes(trick: np.ndarray, k: int, card: int, at: tuple[int, int, int, bool]) -> bool:
     """Whether ``card``, played as the trick's (k+1)-th card, takes it so far."""
     t2 = trick.copy()
@@ -91,7 +80,8 @@ for row in played:
             side = "D" if ours(seat) else "d"
             if k == 0:
                 outside = ((1 << 53) - 1) & ~(int(h[seat]) | int(h[H_SEEN]))
-                key: tuple[str, ...] = (side, "lead", lead_kind(card, trump, mighty, outside),
+                key: tuple[str, ...] = (side, "lead",
+                                        lead_kind(card, trump, mighty, outside, int(h[seat])),
                                         f"trick {pos.trick_no}" if pos.trick_no < 7
                                         else "trick 7+")
             else:

@@ -29,6 +29,8 @@ import pyarrow as pa
 
 from ..dataset.integrity import CARDS_FILE, open_run
 from ..dataset.schema import deal_id
+from ..rules.cards import JOKER_BIT, POINT_CARDS
+from ..rules.profile import TRUMPS
 from ..workers import run_polled
 from .par import (
     _games,
@@ -166,3 +168,30 @@ def card_costs_by_trick(df: pl.DataFrame) -> pl.DataFrame:
                          "declarer_given": dm, "declarer_low": dl, "declarer_high": dh,
                          "defence_given": fm, "defence_low": fl, "defence_high": fh})
     return pl.DataFrame(rows) if rows else pl.DataFrame()
+
+
+def lead_kind(card: int, trump: int, mighty: int, outside: int, hand: int) -> str:
+    """A lead's kind as its leader saw it, for the yardstick's breakdowns
+    (``analysis/where_points_go.py``, ``analysis/lead_alternatives.py``): the joker,
+    Mighty, a trump or side card that is the highest unseen of its suit or not, a side
+    point or low card and whether it is the lowest of its suit in ``hand``; ``outside``
+    the cards the leader has not seen (bit masks; ``trump`` 4 for NT).
+
+    >>> lead_kind(11, 3, 12, outside=1 << 10, hand=(1 << 11) | (1 << 2))
+    'side, highest unseen'
+    >>> lead_kind(2, 3, 12, outside=1 << 10, hand=(1 << 11) | (1 << 2))
+    'side low, lowest in hand'
+    """
+    if card == JOKER_BIT:
+        return "joker"
+    if card == mighty:
+        return "Mighty"
+    suit, top = card // 13, card // 13 * 13 + 12
+    highest = not any(outside >> x & 1 for x in range(card + 1, top + 1) if x != mighty)
+    if TRUMPS[trump] != "NT" and suit == trump:
+        return "trump, highest unseen" if highest else "trump, not highest"
+    if highest:
+        return "side, highest unseen"
+    lowest = card == min(c for c in range(suit * 13, top + 1) if hand >> c & 1)
+    return (("side point" if POINT_CARDS >> card & 1 else "side low")
+            + (", lowest in hand" if lowest else ""))

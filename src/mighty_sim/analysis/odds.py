@@ -35,7 +35,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 
 import numpy as np
 
-from ..engine.odds import StrainRows, play_strains, settle_many
+from ..engine.odds import StrainRows, play_strains
 from ..engine.players import PlayerSpec, check_supported, parse_players
 from ..engine.search import ParSolver, drop_kept
 from ..rules.cards import format_cards
@@ -99,13 +99,11 @@ def hand_odds(
         taken = rows.taken(t)  # points, or tricks in trick-bid profiles
         for bid in range(profile.min_bid, profile.max_bid + 1):
             made = int((taken >= bid).sum())
-            pay = settle_many(profile, bid=bid, strain=t, taken=taken,
-                              friend_kinds=rows.friend_kinds(t))
             low, high = wilson_interval(made, samples)
             row: dict[str, object] = {"trump": trump, "bid": bid,
                                       "p_success": made / samples, "ci_low": low,
                                       "ci_high": high,
-                                      "expected_score": float(pay[:, 0].mean())}
+                                      "expected_score": rows.expected_payout(t, bid)}
             if pars is not None:
                 made = int((pars[t] >= bid).sum())
                 low, high = wilson_interval(made, samples)

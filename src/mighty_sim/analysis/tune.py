@@ -36,9 +36,6 @@ STEPS = {"bid_base": 0.5, "strength_scale": 0.05, "nt_margin": 0.5, "solo_thresh
          "change_margin": 0.5, "weak_show": 0.5, "raise_margin": 1.0}
 """One step of each parameter."""
 THRESHOLDS = ("nt_margin", "solo_threshold", "weak_show", "raise_margin")
-FITTED = ("nt_margin", "strain_fit")
-"""Values a player whose strain is fitted to ``odds`` keeps as they are (``strain_fit``
-is a choice of model and never tuned)."""
 """Values that decide rare choices (NT, no friend): across the wide range where a step
 changes few decisions, the search looks further while a step does not lose by its 95%
 interval."""
@@ -117,7 +114,7 @@ def decides(profile: RuleProfile, name: str) -> bool:
     """
     if name == "weak_show":
         return profile.weak_hand_when != "never"
-    if name == "strain_fit":
+    if name == "strain_fit":  # a choice of model, set by hand
         return False
     if name == "raise_margin":
         return profile.raise_after_exchange or profile.raise_rule == "rank-gap"
@@ -142,7 +139,8 @@ def tune(
         moved = False
         field_ = _Field(profile, params, deals, round_seed)
         for name in PARAM_NAMES:
-            if not decides(profile, name) or name in FITTED and params.strain_fit:
+            if not decides(profile, name) or (
+                    name == "nt_margin" and params.strain_fit):  # fitted to odds
                 continue
             direction = 0
             for sign in (+1, -1):

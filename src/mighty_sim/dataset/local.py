@@ -109,19 +109,19 @@ def run_shards_local(cdict: dict[str, Any], out: Path, todo: list[int], workers:
                          starting=starting) as run:
             run(_write_shard_in_worker, [(cdict, str(out), s) for s in todo],
                 on_result=on_shard, on_poll=drain)
-    except BrokenProcessPool:
-        _remove_temporaries(out)
-        raise ValueError("a worker process stopped unexpectedly (out of memory, or killed); "
-                         "`--resume` completes the run") from None
-    except BaseException:
-        _remove_temporaries(out)
+    except BaseException as e:  # the pool has ended every worker: none writes any more
+        remove_temporaries(out)
+        if isinstance(e, BrokenProcessPool):
+            raise ValueError("a worker process stopped unexpectedly (out of memory, or "
+                             "killed); `--resume` completes the run") from None
         raise
     drain()
 
 
-def _remove_temporaries(out: Path) -> None:
-    """Remove the shard files workers ended mid-write left (the pool has ended them all
-    when this runs; the run's lock is ours): a failed run leaves no partial file."""
+def remove_temporaries(out: Path) -> None:
+    """Remove the shard files of run ``out`` that a writer ended mid-write left (the
+    caller holds the run's lock, so no writer of its own is running): a failed run leaves
+    no partial file, and a run resumed after a crash starts clean."""
     for stale in out.glob("*/shard=*/.*.tmp"):
         stale.unlink(missing_ok=True)
 

@@ -42,7 +42,7 @@ from .integrity import (
     remove_par_parts,
     shard_path,
 )
-from .local import run_shards_local
+from .local import remove_temporaries, run_shards_local
 from .writer import ShardStats, ShardWritten, file_record, shard_stats_from_file
 
 
@@ -288,8 +288,7 @@ def _run(config: RunConfig, out: Path, *, workers: int, resume: bool, overwrite:
     or None to run locally)."""
     _check_players_bid(config)
     prepare_output(out, config, resume=resume, overwrite=overwrite)
-    for stale in out.glob("*/shard=*/.*.tmp"):  # a dead writer's: the lock is ours
-        stale.unlink()
+    remove_temporaries(out)  # a dead writer's: the lock is ours
     state = inspect_run(out)
     todo = sorted(set(state.missing) | set(state.damaged_shards))
     todo_set = set(todo)

@@ -64,6 +64,10 @@ class HeuristicParams:
     Traceback (most recent call last):
     ...
     ValueError: strength_scale: must be a number from 0.05 to 5, got 0
+    >>> HeuristicParams(strain_fit=0.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: strain_fit: must be 0 or 1, got 0.5
     """
 
     bid_base: float = 6.5
@@ -96,6 +100,8 @@ class HeuristicParams:
                     and low <= value <= high):
                 raise ValueError(f"{name}: must be a number from {low:g} to {high:g}, "
                                  f"got {value!r}")
+        if self.strain_fit not in (0, 1):
+            raise ValueError(f"strain_fit: must be 0 or 1, got {self.strain_fit!r}")
 
     def to_dict(self) -> dict[str, float]:
         """Plain data (a run's recorded configuration, a tuned file's table)."""

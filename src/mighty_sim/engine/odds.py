@@ -54,6 +54,13 @@ class StrainRows(NamedTuple):
         """Each sample's friend kind code (:data:`~mighty_sim.kernels.params.FRIEND_KINDS`)."""
         return self.ri[strain, :, R_FRIEND_KIND]
 
+    def expected_payout(self, strain: int, bid: int) -> float:
+        """The declarer's mean payout over the samples of ``strain`` with the contract at
+        ``bid`` (:func:`settle_many`)."""
+        pay = settle_many(self.profile, bid=bid, strain=strain, taken=self.taken(strain),
+                          friend_kinds=self.friend_kinds(strain))
+        return float(pay[:, 0].mean())
+
 
 def play_strains(profile: RuleProfile, hand: int, *, samples: int, seed: int,
                  players: tuple[PlayerSpec, ...], blind: int = 0,

@@ -18,6 +18,8 @@ writes them and measures them on other deals (docs/players.md).
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 TRUMP_FEATURES = ("length", "ace", "king", "queen", "jack", "past 5", "past 6")
@@ -38,6 +40,7 @@ WEIGHTS = np.array([0.165, -3.843, 2.960, -1.122, -1.206, 0.345, -0.006, 0.384, 
                     0.271, 1.042, 0.970, 0.350, 1.999, 0.231, 0.869])
 
 
+@cache
 def _patterns() -> tuple[np.ndarray, ...]:
     """Per pattern: its bits (pattern x rank), length, ace, king, queen, jack and the run
     of ranks held from the ace down."""
@@ -47,28 +50,38 @@ def _patterns() -> tuple[np.ndarray, ...]:
     return n, bits[:, 12], bits[:, 11], bits[:, 10], bits[:, 9], run
 
 
+def _frozen(columns: np.ndarray) -> np.ndarray:
+    out = columns.astype(np.float64)
+    out.flags.writeable = False
+    return out
+
+
+@cache
 def trump_features() -> np.ndarray:
-    """(8192, len(TRUMP_FEATURES)) float64: each pattern's features as the trump suit."""
+    """(8192, len(TRUMP_FEATURES)) float64: each pattern's features as the trump suit
+    (each feature table is built once, read-only)."""
     n, a, k, q, j, _ = _patterns()
-    return np.column_stack([n, a, k, q, j, np.maximum(n - 5, 0),
-                            np.maximum(n - 6, 0)]).astype(np.float64)
+    return _frozen(np.column_stack([n, a, k, q, j, np.maximum(n - 5, 0),
+                                    np.maximum(n - 6, 0)]))
 
 
+@cache
 def side_features() -> np.ndarray:
     """(8192, len(SIDE_FEATURES)) float64: each pattern's features as a side suit."""
     n, a, k, q, _, run = _patterns()
     guarded = (a == 1) | (n >= 3)
-    return np.column_stack([a, k * guarded, k * ~guarded, q * (n >= 3), n == 0, n == 1,
-                            np.maximum(n - 4, 0), run * (n >= 4), n == 2]).astype(np.float64)
+    return _frozen(np.column_stack([a, k * guarded, k * ~guarded, q * (n >= 3), n == 0,
+                                    n == 1, np.maximum(n - 4, 0), run * (n >= 4), n == 2]))
 
 
+@cache
 def nt_features() -> np.ndarray:
     """(8192, len(NT_FEATURES)) float64: each pattern's features in NT."""
     n, a, k, q, _, run = _patterns()
     guarded = (a == 1) | (n >= 2)
-    return np.column_stack([a, k * guarded, k * ~guarded, q * (n >= 3), run, n == 0,
-                            np.maximum(n - 4, 0) * a, n * (run >= 3), np.maximum(run - 3, 0),
-                            np.maximum(n - 4, 0), n == 1]).astype(np.float64)
+    return _frozen(np.column_stack([a, k * guarded, k * ~guarded, q * (n >= 3), run, n == 0,
+                                    np.maximum(n - 4, 0) * a, n * (run >= 3),
+                                    np.maximum(run - 3, 0), np.maximum(n - 4, 0), n == 1]))
 
 
 def split(weights: np.ndarray) -> tuple[np.ndarray, ...]:
