@@ -11,7 +11,7 @@ from conftest import STANDARD
 
 from mighty_sim.analysis.odds import hand_odds
 from mighty_sim.cli.commands import main
-from mighty_sim.kernels.layout import N_F, N_R, N_T, N_U
+from mighty_sim.kernels.layout import N_F, N_R, N_T, N_U, U_BLIND
 from mighty_sim.kernels.loop.odds_nb import odds_strains_nb
 from mighty_sim.kernels.params import compile_profile
 from mighty_sim.kernels.search.dd_nb import search_work
@@ -103,6 +103,59 @@ def test_trick_bid_odds_count_tricks() -> None:
     assert max(r["p_success"] for r in junk if r["bid"] == 10) < 0.05
 
 
+SEVEN_STRONG = "JK JK AS AS KS QS JS 10S AH AH KH AD AC 3C"
+SEVEN_WEAK = "3S 4S 5S 6H 7H 8H 3D 4D 5D 6D 7C 8C 9C 9C"
+
+
+def test_two_deck_odds_deal_every_copy_once_and_a_strong_hand_makes_more() -> None:
+    """With two decks the hand is physical cards: each sample deals the other copies,
+    every card of the deck once (the hand at seat 0, its copies as given), and a strong
+    hand makes every bid more often than a weak one."""
+    from mighty_sim.engine.odds import play_strains
+    from mighty_sim.engine.players import parse_players
+    from mighty_sim.rules.cards import PLANE_BITS, parse_physical
+
+    seven = load_profile("russian-7p")
+    strong, weak = parse_physical(SEVEN_STRONG), parse_physical(SEVEN_WEAK)
+    rows = play_strains(seven, strong, samples=60, seed=2,
+                        players=parse_players("heuristic", seven.players))
+    for t in range(5):
+        for k in range(60):
+            ru = rows.ru[t, k]
+            planes = [int(ru[c]) | int(ru[N_U + c]) << PLANE_BITS
+                      for c in (*range(seven.players), U_BLIND)]
+            assert planes[0] == strong
+            assert sum(p.bit_count() for p in planes) == seven.card_mask.bit_count()
+            union = 0
+            for p in planes:
+                union |= p
+            assert union == seven.card_mask
+    table_s = hand_odds(seven, strong, samples=300, seed=1)
+    table_w = hand_odds(seven, weak, samples=300, seed=1)
+    assert _get(table_s, "S", 25)["p_success"] > 0.9
+    assert max(r["p_success"] for r in table_w if r["bid"] == 25) < 0.3
+    assert hand_odds(seven, strong, samples=300, seed=1) == table_s
+
+
+def test_two_deck_odds_cli() -> None:
+    """``odds --profile russian-7p``: a card named twice is both copies; penalty scoring
+    gives no advice (a made contract pays the declarer 0); a card named three times, or
+    double dummy with two decks, is a one-line error."""
+    r = CliRunner().invoke(main, ["odds", "--profile", "russian-7p", "--hand", SEVEN_STRONG,
+                                  "--samples", "200", "--format", "json"])
+    assert r.exit_code == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["hand"].startswith("JK JK AS AS") and data["advice"] is None
+    assert len(data["contracts"]) == 5 * 16  # bids 25..40
+    r = CliRunner().invoke(main, ["odds", "--profile", "russian-7p", "--hand", SEVEN_STRONG,
+                                  "--samples", "50"])
+    assert r.exit_code == 0 and "no advice" in r.stdout.splitlines()[-1]
+    for args, message in ((["--hand", "AS AS AS " + SEVEN_WEAK[12:]], "more often"),
+                          (["--hand", SEVEN_STRONG, "--play", "double-dummy"], "one-deck")):
+        r = CliRunner().invoke(main, ["odds", "--profile", "russian-7p", *args])
+        assert r.exit_code == 2 and message in r.stderr and len(r.stderr.splitlines()) == 1
+
+
 def _odds_rows(profile: RuleProfile, hand: str, samples: int, seed: int,
                players: str = "heuristic") -> tuple[np.ndarray, ...]:
     """The rows ``hand_odds`` plays for the double-dummy search, tricks recorded."""
@@ -115,8 +168,9 @@ def _odds_rows(profile: RuleProfile, hand: str, samples: int, seed: int,
     ru = np.zeros((5, samples, N_U), np.uint64)
     rf = np.zeros((5, samples, N_F), np.float64)
     ti = np.zeros((5, samples * profile.tricks, N_T), np.int8)
-    odds_strains_nb(np.uint64(seed), np.uint64(parse_cards(hand)), np.uint64(0), samples,
-                    params, np.array(cards_of(profile.deck_mask), np.int64), (policies, pp),
+    known = np.array([parse_cards(hand), 0, 0, 0], np.uint64)
+    odds_strains_nb(np.uint64(seed), known, samples, params,
+                    np.array(cards_of(profile.deck_mask), np.int64), (policies, pp),
                     ri, ru, rf, ti, True)
     return params, ri, ru, ti
 

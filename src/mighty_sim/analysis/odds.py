@@ -44,23 +44,32 @@ from .stats import wilson_interval
 
 
 def check_hand_odds(profile: RuleProfile, hand: int, blind: int = 0, samples: int = 1,
-                    players: tuple[PlayerSpec, ...] | None = None
-                    ) -> tuple[PlayerSpec, ...]:
+                    players: tuple[PlayerSpec, ...] | None = None,
+                    double_dummy: bool = False) -> tuple[PlayerSpec, ...]:
     """The players :func:`hand_odds` seats (``players``, else heuristic ones), once its
     arguments are checked: a ValueError names the first that is wrong, before anything is
-    compiled or played.
+    compiled or played. With two decks the hand and blind are physical cards
+    (:func:`~mighty_sim.rules.cards.parse_physical`).
 
     >>> from mighty_sim.rules.profile import load_profile
     >>> check_hand_odds(load_profile("standard"), 0b111)
     Traceback (most recent call last):
     ...
     ValueError: hand: give exactly 10 cards (got 3: 4S 3S 2S)
+    >>> from mighty_sim.rules.cards import parse_physical
+    >>> seven = load_profile("russian-7p")
+    >>> hand = parse_physical("JK JK AS AS KS QS JS 10S AH AH KH AD AC 2C")
+    >>> check_hand_odds(seven, hand, double_dummy=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: profile russian-7p: double-dummy odds are for one-deck profiles only
     """
-    if profile.deck_copies != 1:
-        raise ValueError(f"profile {profile.name}: hand odds are for one-deck profiles only")
+    if double_dummy and profile.deck_copies != 1:
+        raise ValueError(f"profile {profile.name}: double-dummy odds are for one-deck "
+                         "profiles only")
     for name, cards in (("hand", hand), ("blind", blind)):
-        if cards & ~profile.deck_mask:
-            raise ValueError(f"{name}: {format_cards(cards & ~profile.deck_mask)} not in the "
+        if cards & ~profile.card_mask:
+            raise ValueError(f"{name}: {format_cards(cards & ~profile.card_mask)} not in the "
                              f"{profile.name} deck")
     if hand.bit_count() != profile.hand_size:
         raise ValueError(f"hand: give exactly {profile.hand_size} cards "
@@ -90,7 +99,7 @@ def hand_odds(
     with ``double_dummy``, its double-dummy success probability too (``dd_p_success``,
     ``dd_ci_low``, ``dd_ci_high``), solved on ``workers`` threads (all cores by
     default), ``progress`` called with the deals solved as they are."""
-    specs = check_hand_odds(profile, hand, blind, samples, players)
+    specs = check_hand_odds(profile, hand, blind, samples, players, double_dummy)
     rows = play_strains(profile, hand, samples=samples, seed=seed, players=specs,
                         blind=blind, record_tricks=double_dummy)
     pars = _pars(rows, workers, progress) if double_dummy else None

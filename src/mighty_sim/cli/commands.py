@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 import click
 
 from ..dataset.shards import SHARD_GAMES, balanced_shard_games
-from ..rules.cards import format_cards, parse_cards
+from ..rules.cards import format_cards, parse_cards, parse_physical
 from ..rules.profile import BUILTIN_PROFILES, TRUMPS, load_profile
 
 _SIGNALLED: list[int] = []
@@ -523,10 +523,12 @@ seconds to minutes to solve (the option's help; figures in docs/odds.md)."""
 
 
 @main.command()
-@click.option("--hand", required=True, help='The 10 cards, e.g. "AS JK KH QH 10H 9H AD 5C 3C 2C".')
+@click.option("--hand", required=True,
+              help='The hand\'s cards (10 in one-deck profiles), e.g. "AS JK KH QH 10H 9H AD '
+                   '5C 3C 2C"; with two decks a card named twice is both its copies.')
 @click.option("--blind", default="", help="The blind too, if known (after the exchange).")
 @click.option("--profile", default="standard", show_default=True,
-              help="Built-in one-deck profile name or .toml file.")
+              help="Built-in profile name or .toml file (--play double-dummy: one deck).")
 @click.option("--samples", type=click.IntRange(1, 10_000_000), default=None,
               help="Random deals of the unseen cards per strain.  [default: 10000; "
                    f"{DD_SAMPLES} with --play double-dummy]")
@@ -563,14 +565,15 @@ def odds(hand: str, blind: str, profile: str, samples: int | None, seed: int, pl
     if samples is None:
         samples = DD_SAMPLES if double_dummy else 10_000
     specs = parse_players(players, p.players)
-    cards, blind_cards = parse_cards(hand), parse_cards(blind)
-    check_hand_odds(p, cards, blind_cards, samples, specs)  # errors before the notice
+    parse = parse_physical if p.deck_copies == 2 else parse_cards
+    cards, blind_cards = parse(hand), parse(blind)
+    check_hand_odds(p, cards, blind_cards, samples, specs, double_dummy)  # errors first
     try:
         if not double_dummy:
             _compile_notice("the odds kernels", "about a minute", "odds_nb.odds_strains_nb")
             table = _in_thread(lambda: hand_odds(p, cards, samples=samples, seed=seed,
                                                  blind=blind_cards, players=specs))
-        else:  # hand_odds refuses a two-deck profile before anything is played
+        else:
             _compile_notice("the odds and double-dummy kernels", "about two minutes",
                             "odds_nb.odds_strains_nb", "par_nb.par_rows_nb")
             with _progress("odds, double dummy", len(TRUMPS) * samples, unit="deals"
@@ -584,9 +587,13 @@ def odds(hand: str, blind: str, profile: str, samples: int | None, seed: int, pl
         sys.stderr.flush()
         os._exit(_Interrupted.exit_code)
     best = max(table, key=lambda r: r["expected_score"])  # type: ignore[arg-type, return-value]
-    advice = "bid" if float(best["expected_score"]) > 0 else "pass"  # type: ignore[arg-type]
+    # penalty scoring pays a made contract 0 to the declarer (the defenders pay): no
+    # contract gains, and passing is no zero either (a defence pays), so no advice
+    advice: str | None = None
+    if p.scoring != "penalty":
+        advice = "bid" if float(best["expected_score"]) > 0 else "pass"  # type: ignore[arg-type]
     if fmt == "json":
-        click.echo(json.dumps({"hand": format_cards(parse_cards(hand)), "samples": samples,
+        click.echo(json.dumps({"hand": format_cards(cards), "samples": samples,
                                "profile": p.name, "fingerprint": p.fingerprint(),
                                "contracts": table, "best": best, "advice": advice},
                               indent=1))
@@ -598,11 +605,15 @@ def odds(hand: str, blind: str, profile: str, samples: int | None, seed: int, pl
     df = pl.DataFrame(table)
     df = df.filter((pl.col("p_success") > 0) | (pl.col("dd_p_success") > 0) if double_dummy
                    else pl.col("p_success") > 0)
-    print_tables({f"odds for {format_cards(parse_cards(hand))} ({samples:,} deals a strain)":
+    print_tables({f"odds for {format_cards(cards)} ({samples:,} deals a strain)":
                   df})
     verdict = (f"{best['bid']} {best['trump']} (success {best['p_success']:.1%}, expected "
                f"{best['expected_score']:+.2f})")
-    if advice == "pass":
+    if advice is None:
+        click.echo(f"best contract by expected payout: {verdict}; penalty scoring: a made "
+                   "contract costs the declarer nothing and the defenders pay, so no "
+                   "contract gains and passing is no zero (no advice)")
+    elif advice == "pass":
         click.echo(f"pass: every contract loses on average (the least bad is {verdict})")
     else:
         click.echo(f"best contract by expected payout: {verdict}")

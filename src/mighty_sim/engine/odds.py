@@ -25,12 +25,14 @@ from ..kernels.layout import N_F, N_R, N_T, N_U, R_FRIEND_KIND, R_POINTS, R_TRIC
 from ..kernels.loop.odds_nb import odds_strains_nb
 from ..kernels.params import compile_profile
 from ..kernels.rules.rules_nb import settle_batch_nb
-from ..rules.cards import cards_of
+from ..rules.cards import PLANE_BITS
 from ..rules.profile import TRUMPS, RuleProfile
-from .batch import policy_arrays
+from .batch import deck_array, policy_arrays
 from .players import PlayerSpec
 
 __all__ = ["StrainRows", "play_strains", "settle_many"]
+
+_PLANE_MASK = (1 << PLANE_BITS) - 1
 
 
 class StrainRows(NamedTuple):
@@ -65,20 +67,22 @@ class StrainRows(NamedTuple):
 def play_strains(profile: RuleProfile, hand: int, *, samples: int, seed: int,
                  players: tuple[PlayerSpec, ...], blind: int = 0,
                  record_tricks: bool = False) -> StrainRows:
-    """``samples`` deals of the cards not in ``hand`` (nor in ``blind``, when known),
+    """``samples`` deals of the cards not in ``hand`` (nor in ``blind``, when known; with
+    two decks both are masks of physical cards, ``rules.cards.parse_physical``),
     each played out by ``players`` with the hand's owner declaring in every strain; with
     ``record_tricks`` the tricks too (for the par of each sample). The arguments are
     checked by :func:`mighty_sim.analysis.odds.check_hand_odds`."""
     params = compile_profile(profile)
-    deck_cards = np.array(cards_of(profile.deck_mask), np.int64)
     policies, pp = policy_arrays(players, profile)
     strains = len(TRUMPS)
     ri = np.zeros((strains, samples, N_R), np.int64)
-    ru = np.zeros((strains, samples, N_U), np.uint64)
+    ru = np.zeros((strains, samples, N_U * profile.deck_copies), np.uint64)
     rf = np.zeros((strains, samples, N_F), np.float64)
     ti = np.zeros((strains, samples * profile.tricks if record_tricks else 1, N_T), np.int8)
-    odds_strains_nb(np.uint64(seed), np.uint64(hand), np.uint64(blind), samples, params,
-                    deck_cards, (policies, pp), ri, ru, rf, ti, record_tricks)
+    known = np.array([hand & _PLANE_MASK, hand >> PLANE_BITS, blind & _PLANE_MASK,
+                      blind >> PLANE_BITS], np.uint64)
+    odds_strains_nb(np.uint64(seed), known, samples, params, deck_array(profile),
+                    (policies, pp), ri, ru, rf, ti, record_tricks)
     return StrainRows(profile, ri, ru, rf, ti)
 
 
