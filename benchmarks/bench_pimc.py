@@ -4,12 +4,13 @@ What it counts:
 
 1. *ms per PIMC decision*: the same games are played twice with one PIMC seat among
    heuristic players and with heuristic players only; the extra time divided by the PIMC
-   seat's cards (every card it plays, ten a played deal, forced ones included) is the
-   cost of a decision. Compiled code, warm cache, one thread.
+   seat's cards (every card it plays, a hand's worth a played deal, forced ones
+   included) is the cost of a decision. Compiled code, warm cache, one thread.
 2. a duplicate duel of PIMC against the heuristic (``mighty_sim.analysis.duel``): the payout
    difference per deal and per contract declared, with 95% intervals.
 
     .venv/bin/python benchmarks/bench_pimc.py [--worlds 20] [--games 2000] [--duel 1000]
+        [--profile standard]
 """
 
 from __future__ import annotations
@@ -33,13 +34,18 @@ def main() -> None:
     ap.add_argument("--worlds", type=int, default=DEFAULT_WORLDS)
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--duel", type=int, default=1000, help="duel deals (0: skip)")
-    ap.add_argument("--out", type=Path, default=Path("benchmarks/results/pimc.json"))
+    ap.add_argument("--profile", default="standard")
+    ap.add_argument("--out", type=Path, default=None,
+                    help="default benchmarks/results/pimc.json (pimc-PROFILE.json)")
     args = ap.parse_args()
-    profile = load_profile("standard")
+    profile = load_profile(args.profile)
+    out = args.out or Path("benchmarks/results/" + ("pimc.json" if args.profile == "standard"
+                                                    else f"pimc-{args.profile}.json"))
+    n = profile.players
     floor_before = floor_rate()
     pimc = f"pimc:worlds={args.worlds}"
-    mixed = parse_players(f"{pimc},heuristic,heuristic,heuristic,heuristic", 5)
-    plain = parse_players("heuristic", 5)
+    mixed = parse_players(",".join([pimc] + ["heuristic"] * (n - 1)), n)
+    plain = parse_players("heuristic", n)
     play_batch(profile, seed=0, game_start=0, games=20, players=mixed)  # compile / load
     t0 = time.perf_counter()
     base = play_batch(profile, seed=1, game_start=0, games=args.games, players=plain)
@@ -49,18 +55,20 @@ def main() -> None:
     decisions = int((batch.ri[:, R_OUTCOME] == 0).sum()) * profile.tricks
     ms = ((t2 - t1) - (t1 - t0)) / decisions * 1e3
     result: dict[str, object] = {
-        "worlds": args.worlds, "games": args.games, "pimc_decisions": decisions,
+        "profile": profile.name, "worlds": args.worlds, "games": args.games,
+        "pimc_decisions": decisions,
         "seconds_heuristic_only": t1 - t0, "seconds_with_pimc_seat": t2 - t1,
         "ms_per_decision": ms, "played_rows_equal": int(base.ri.shape[0]) == batch.ri.shape[0],
     }
-    print(f"PIMC ({args.worlds} worlds): {ms:.3f} ms a decision over {decisions:,} decisions "
+    print(f"{profile.name}: PIMC ({args.worlds} worlds): {ms:.3f} ms a decision over "
+          f"{decisions:,} decisions "
           f"(heuristic-only run {t1 - t0:.2f} s, with one PIMC seat {t2 - t1:.2f} s)")
     if args.duel:
         t3 = time.perf_counter()
         r = duel(profile, pimc, "heuristic", deals=args.duel, seed=11)
         d = r["declarer"]
         assert isinstance(d, dict)
-        print(f"duel over {args.duel:,} deals x 5 seats: PIMC - heuristic "
+        print(f"duel over {args.duel:,} deals x {n} seats: PIMC - heuristic "
               f"{r['mean_difference']:+.3f} a deal (95% CI {r['ci_low']:+.3f} to "
               f"{r['ci_high']:+.3f}); as declarer {d['mean_difference']:+.3f} a contract "
               f"(95% CI {d['ci_low']:+.3f} to {d['ci_high']:+.3f}, {d['n']:,} contracts); "
@@ -69,7 +77,7 @@ def main() -> None:
     result["floor_deals_per_s"] = [floor_before, floor_rate()]
     print(f"floor (benchmarks/floor.py): {floor_before:,.0f} before, "
           f"{result['floor_deals_per_s'][1]:,.0f} after deals/s")  # type: ignore[index]
-    save(result, args.out)
+    save(result, out)
 
 
 if __name__ == "__main__":

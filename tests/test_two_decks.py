@@ -415,13 +415,6 @@ def test_two_deck_rows_do_not_depend_on_batching() -> None:
                               np.concatenate([getattr(a, name), getattr(b, name)])), name
 
 
-def test_pimc_is_refused_with_two_decks() -> None:
-    with pytest.raises(ValueError, match="one-deck"):
-        play_batch(P6, seed=1, game_start=0, games=1,
-                   players=parse_players("pimc,heuristic,heuristic,heuristic,heuristic,"
-                                         "heuristic", 6))
-
-
 @pytest.mark.parametrize("name", TWO_DECKS)
 def test_rule_kernels_match_the_reference_decision_by_decision(name: str) -> None:
     """Every legal set, trick winner, settlement and weak-hand score of 250 random

@@ -36,7 +36,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 import numpy as np
 
 from ..engine.odds import StrainRows, play_strains
-from ..engine.players import PlayerSpec, check_supported, parse_players
+from ..engine.players import PlayerSpec, parse_players
 from ..engine.search import ParSolver, drop_kept
 from ..rules.cards import format_cards
 from ..rules.profile import TRUMPS, RuleProfile
@@ -78,9 +78,7 @@ def check_hand_odds(profile: RuleProfile, hand: int, blind: int = 0, samples: in
         raise ValueError(f"blind: give exactly {profile.blind_size} cards not in the hand")
     if not 1 <= samples <= 10_000_000:
         raise ValueError(f"samples: must be 1 to 10,000,000, got {samples}")
-    specs = players or parse_players("heuristic", profile.players)
-    check_supported(profile, specs)
-    return specs
+    return players or parse_players("heuristic", profile.players)
 
 
 def hand_odds(

@@ -13,7 +13,7 @@ from functools import lru_cache
 from importlib import metadata
 from typing import Any
 
-from ..engine.players import PlayerSpec, check_supported
+from ..engine.players import PlayerSpec
 from ..engine.sizing import deals_per_game
 from ..rules.profile import RuleProfile, load_profile
 from .schema import SCHEMA_VERSION
@@ -68,7 +68,6 @@ class RunConfig:
             raise ValueError(f"shard_games: {self.shard_games:,} games a file makes "
                              f"{self.shards:,} files; at most {MAX_SHARDS:,} (give at least "
                              f"{least:,} games a file)")
-        check_supported(self.profile, self.players)
         if len(self.players) != self.profile.players:
             raise ValueError(f"players: {self.profile.name} needs {self.profile.players}")
         if self.to_target and self.profile.ledger_target <= 0:

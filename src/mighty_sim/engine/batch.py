@@ -55,7 +55,7 @@ from ..rules.cards import cards_of
 from ..rules.profile import RuleProfile
 from .aot import games_kernel
 from .heuristic import HeuristicParams
-from .players import PlayerSpec, check_supported
+from .players import PlayerSpec
 from .sizing import deals_per_game
 
 __all__ = ["COLUMNS", "OUTCOMES", "Batch", "deals_per_game", "play_batch"]
@@ -172,7 +172,6 @@ def play_batch(
     """Play games ``game_start .. game_start+games-1`` of ``ledger`` deals each; with
     ``to_target``, each game ends when a player's total reaches the profile's
     ``ledger_target`` (after at most ``ledger`` deals)."""
-    check_supported(profile, players)
     if len(players) != profile.players:
         raise ValueError(f"players: need {profile.players}, got {len(players)}")
     if games < 0 or ledger < 1 or game_start < 0:

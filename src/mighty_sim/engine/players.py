@@ -138,19 +138,3 @@ def parse_players(text: str, players: int) -> tuple[PlayerSpec, ...]:
     if len(names) != players:
         raise ValueError(f"players: need 1 or {players} policies, got {len(names)}")
     return tuple(parse_player(name) for name in names)
-
-
-def check_supported(profile: RuleProfile, players: tuple[PlayerSpec, ...] = ()) -> None:
-    """Raise ValueError unless the batch engine is verified for these rules and players.
-
-    Verified (against the reference engine deal by deal, and by scripted scenarios): every
-    profile with ``random`` and ``heuristic`` players; PIMC players with one deck.
-
-    >>> from mighty_sim.rules.profile import load_profile
-    >>> check_supported(load_profile("russian-6p"), parse_players("pimc", 6))
-    Traceback (most recent call last):
-    ...
-    ValueError: profile russian-6p: PIMC players play one-deck profiles only
-    """
-    if profile.deck_copies != 1 and any(p.policy == "pimc" for p in players):
-        raise ValueError(f"profile {profile.name}: PIMC players play one-deck profiles only")

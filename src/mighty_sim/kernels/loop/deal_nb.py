@@ -85,6 +85,7 @@ from ..rules.rules_nb import (
     JOKER_BIT,
     NO_TRUMP,
     bit_nb,
+    copy_of_nb,
     fold_nb,
     has_nb,
     mighty_of_nb,
@@ -94,6 +95,8 @@ from ..rules.rules_nb import (
     weak_score2_nb,
 )
 from .play_nb import (
+    H_DISCARDS_P0,
+    H_DISCARDS_P1,
     H_PLANE1,
     S_DECLARER,
     S_FRIEND,
@@ -391,6 +394,9 @@ def play_contract_nb(
             track = True
     start_play_nb(s, h, tr, params, hands, discards, (d, bid, trump, changed),
                   (mode, called, request), track)
+    if two:
+        h[H_DISCARDS_P0] = x0
+        h[H_DISCARDS_P1] = x1
     if not track:  # random and heuristic seats only: the one-loop play
         t_used = play_tricks_nb(st, s, h, tr, policies, params, 0.0, record_tricks, ti,
                                 t_used)
@@ -402,6 +408,8 @@ def play_contract_nb(
         seat = to_play_nb(s)  # a PIMC seat
         legal = legal_now_nb(s, h, tr, seat, params)
         card, suit, demand = pimc_decide_nb(pp[seat], st, s, h, tr, seat, legal, params)
+        if two:
+            card = copy_of_nb(h[seat], h[H_PLANE1 + seat], card)
         t_used = apply_play_nb(s, h, tr, seat, card, suit, demand, params, record_tricks, ti,
                                t_used)
     write_result_nb(s, params, row, ri, rf, bid, trump, changed, mode, called, request)

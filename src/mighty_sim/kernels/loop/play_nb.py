@@ -9,8 +9,9 @@ A play state is three arrays, all preallocated by the caller:
 - ``h`` uint64 (``N_H``): each seat's hand at index ``seat`` (with two decks its first
   deck's cards, the second's at ``H_PLANE1 + seat``), then ``H_SEEN`` (card kinds of
   finished tricks), ``H_DISCARDS`` (the declarer's discards), ``H_DECK`` (the deck) and,
-  at ``H_CANT + seat``, the cards every player knows that seat cannot hold, inferred from
-  its plays (kept only when ``s[S_TRACK]`` is 1, for PIMC players, one deck);
+  at ``H_CANT + seat``, the cards (kinds) every player knows that seat cannot hold,
+  inferred from its plays (kept only when ``s[S_TRACK]`` is 1, for PIMC players), and
+  with two decks the declarer's discards a deck at a time (``H_DISCARDS_P0``, ``_P1``);
 - ``tr`` int64 (``MAX_PLAYERS``; ``2 * MAX_PLAYERS`` with two decks): card kinds of the
   current trick in play order, -1 beyond, and with two decks the physical cards played
   at ``TR_PHYSICAL + k``.
@@ -99,7 +100,10 @@ H_SEEN, H_DISCARDS, H_DECK, H_CANT = MAX_PLAYERS, MAX_PLAYERS + 1, MAX_PLAYERS +
 H_PLANE1 = H_CANT + MAX_PLAYERS
 # two decks: the kinds both copies of which were played, and the jokers played
 H_SEEN2, H_JOKERS_SEEN = H_PLANE1 + MAX_PLAYERS, H_PLANE1 + MAX_PLAYERS + 1
-N_H = H_JOKERS_SEEN + 1
+# two decks: the declarer's discards a deck at a time (physical; ``H_DISCARDS`` has kinds),
+# which a PIMC seat's worlds deal as the hidden pile
+H_DISCARDS_P0, H_DISCARDS_P1 = H_JOKERS_SEEN + 1, H_JOKERS_SEEN + 2
+N_H = H_DISCARDS_P1 + 1
 TR_PHYSICAL = MAX_PLAYERS
 
 
@@ -126,6 +130,8 @@ def start_play_nb(
     h[H_SEEN2] = 0
     h[H_JOKERS_SEEN] = 0
     h[H_DISCARDS] = discards
+    h[H_DISCARDS_P0] = 0
+    h[H_DISCARDS_P1] = 0
     h[H_DECK] = np.uint64(params[P_DECK_MASK])
     friend = var(-1)
     kind = var(FRIEND_KIND_OPEN_SOLO)
@@ -320,13 +326,18 @@ def infer_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, seat: int, card: int,
     """Add to ``h[H_CANT + seat]`` every card ``seat`` is now known not to hold: a card x
     such that, held beside ``card``, it would have made ``card`` illegal (a suit not
     followed, a demand not answered...). Only public facts are used: the friend's lead
-    request counts once the friend is revealed."""
+    request counts once the friend is revealed. With two decks ``card`` is physical and
+    the cards are kinds (a seat that cannot hold a kind holds no copy of it)."""
     k = s[S_K]
     req = lead_request_nb(s, seat) if s[S_REVEALED] == 1 else -1
-    c = bit_nb(card)
-    unknown = h[H_DECK] & ~h[H_SEEN] & ~h[H_CANT + seat] & ~c
-    for i in range(k):
-        unknown &= ~bit_nb(tr[i])
+    if s[S_DECKS] == 2:  # kinds: a kind seen once may have a copy left
+        c = bit_nb(kind_nb(card))
+        unknown = h[H_DECK] & ~h[H_SEEN2] & ~h[H_CANT + seat] & ~c
+    else:
+        c = bit_nb(card)
+        unknown = h[H_DECK] & ~h[H_SEEN] & ~h[H_CANT + seat] & ~c
+        for i in range(k):
+            unknown &= ~bit_nb(tr[i])
     while unknown:
         x = lowest_card_nb(unknown)
         xb = bit_nb(x)

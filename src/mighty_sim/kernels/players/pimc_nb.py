@@ -36,9 +36,13 @@ from ..loop.play_nb import (
     H_CANT,
     H_DECK,
     H_DISCARDS,
+    H_DISCARDS_P0,
+    H_DISCARDS_P1,
+    H_PLANE1,
     H_SEEN,
     MAX_MOVES,
     S_CALLED,
+    S_DECKS,
     S_DECLARER,
     S_FRIEND,
     S_K,
@@ -59,7 +63,16 @@ from ..params import (
     MODE_CALLED,
 )
 from ..rng_nb import below_nb, shuffle_nb
-from ..rules.rules_nb import bit_nb, has_nb, kth_card_nb, lowest_card_nb, popcount_nb
+from ..rules.rules_nb import (
+    JOKER_BIT,
+    bit_nb,
+    copy_of_nb,
+    fold_nb,
+    has_nb,
+    kth_card_nb,
+    lowest_card_nb,
+    popcount_nb,
+)
 
 
 @njit(cache=True, nrt=True)
@@ -154,6 +167,142 @@ def sample_world_nb(
     return True
 
 
+W1 = MAX_PLAYERS + 1
+"""Two decks: where a world's second-deck cards of holder q are (``w[W1 + q]``)."""
+
+
+@njit(cache=True, inline="always")
+def _give_nb(w: np.ndarray, q: int, kind: int) -> None:
+    """Put a copy of ``kind`` in holder ``q``'s planes of a two-deck world: the first
+    free physical copy (a joker the first free of the four, in ``JOKER_IDS`` order)."""
+    if kind == JOKER_BIT:
+        for i in range(4):
+            plane = W1 * (i % 2)
+            b = bit_nb(JOKER_BIT + i // 2)
+            if not w[plane + q] & b:
+                w[plane + q] |= b
+                return
+    b = bit_nb(kind)
+    if w[q] & b:
+        w[W1 + q] |= b
+    else:
+        w[q] |= b
+
+
+@njit(cache=True, inline="always")
+def _take_nb(w: np.ndarray, q: int, kind: int) -> None:
+    """Take a copy of ``kind`` from holder ``q`` of a two-deck world (the last given)."""
+    if kind == JOKER_BIT:
+        for i in range(3, -1, -1):
+            plane = W1 * (i % 2)
+            b = bit_nb(JOKER_BIT + i // 2)
+            if w[plane + q] & b:
+                w[plane + q] &= ~b
+                return
+    b = bit_nb(kind)
+    if w[W1 + q] & b:
+        w[W1 + q] &= ~b
+    else:
+        w[q] &= ~b
+
+
+@njit(cache=True, nrt=True)
+def sample_world2_nb(
+    st: np.ndarray, s: np.ndarray, h: np.ndarray, me: int, w: np.ndarray,
+) -> bool:
+    """:func:`sample_world_nb` with two decks: the copies ``me`` has not seen (the other
+    seats' cards and, when ``me`` is not the declarer, the hidden discards: the copies
+    of each kind the deck has less those ``me`` holds or saw played) dealt as kinds, a
+    holder's copies to its first free physical ids (``w[q]``, ``w[W1 + q]``); ``H_CANT``
+    forbids kinds."""
+    n = s[S_N]
+    declarer = s[S_DECLARER]
+    holders = n + 1
+    room = np.zeros(MAX_PLAYERS + 1, np.int64)
+    forbid = np.zeros(MAX_PLAYERS + 1, np.uint64)
+    active = np.zeros(MAX_PLAYERS + 1, np.bool_)
+    cards = np.empty(2 * 64, np.int64)
+    m = 0
+    for q in range(holders):
+        w[q] = 0
+        w[W1 + q] = 0
+        if q == me or (q == n and me == declarer):
+            continue
+        p0 = h[H_DISCARDS_P0] if q == n else h[q]
+        p1 = h[H_DISCARDS_P1] if q == n else h[H_PLANE1 + q]
+        room[q] = popcount_nb(p0) + popcount_nb(p1)
+        forbid[q] = h[H_CANT + q] if q < n else np.uint64(0)
+        active[q] = True
+        for x in (p0, p1):
+            while x:
+                c = lowest_card_nb(x)
+                x &= ~bit_nb(c)
+                cards[m] = JOKER_BIT if c > JOKER_BIT else c
+                m += 1
+    shuffle_nb(st, cards, m)
+    prev = np.empty(MAX_PLAYERS + 1, np.int64)
+    queue = np.empty(MAX_PLAYERS + 1, np.int64)
+    for i in range(m):
+        c = cards[i]
+        cb = bit_nb(c)
+        total = 0
+        for q in range(holders):
+            if active[q] and not forbid[q] & cb:
+                total += room[q]
+        if total > 0:
+            r = below_nb(st, total)
+            for q in range(holders):
+                if active[q] and not forbid[q] & cb:
+                    if r < room[q]:
+                        _give_nb(w, q, c)
+                        room[q] -= 1
+                        break
+                    r -= room[q]
+            continue
+        # every holder that may hold c is full: a path of moves to a holder with room
+        head, tail = 0, 0
+        for q in range(holders):
+            prev[q] = -2
+            if active[q] and not forbid[q] & cb:
+                prev[q] = -1
+                queue[tail] = q
+                tail += 1
+        end = -1
+        while head < tail and end < 0:
+            e = queue[head]
+            head += 1
+            for f in range(holders):
+                if (active[f] and prev[f] == -2
+                        and _kinds_nb(w, e) & ~forbid[f]):
+                    prev[f] = e
+                    if room[f] > 0:
+                        end = f
+                        break
+                    queue[tail] = f
+                    tail += 1
+        if end < 0:
+            return False
+        f = end
+        room[f] -= 1
+        while prev[f] >= 0:
+            e = prev[f]
+            movable = _kinds_nb(w, e) & ~forbid[f]
+            d = kth_card_nb(movable, below_nb(st, popcount_nb(movable)))
+            _take_nb(w, e, d)
+            _give_nb(w, f, d)
+            f = e
+        _give_nb(w, f, c)
+    w[me] = h[me]
+    w[W1 + me] = h[H_PLANE1 + me]
+    return True
+
+
+@njit(cache=True, inline="always")
+def _kinds_nb(w: np.ndarray, q: int) -> np.uint64:
+    """The kinds holder ``q`` of a two-deck world holds."""
+    return fold_nb(w[q], w[W1 + q])
+
+
 @njit(cache=True, nrt=True)
 def pimc_decide_nb(
     pp_row: np.ndarray, st: np.ndarray, s: np.ndarray, h: np.ndarray, tr: np.ndarray,
@@ -168,7 +317,7 @@ def pimc_decide_nb(
     if nm == 1:
         return mc[0], ms[0], md[0] == 1
     values = np.zeros(nm, np.float64)
-    w = np.zeros(MAX_PLAYERS + 1, np.uint64)
+    w = np.zeros(2 * W1, np.uint64)
     sw = s.copy()
     hw = h.copy()
     s2 = s.copy()
@@ -203,30 +352,41 @@ def _values_nb(
     noise = pp_row[PP_NOISE]
     n = s[S_N]
     declarer = s[S_DECLARER]
+    two = s[S_DECKS] == 2
     for _ in range(worlds):
-        if not sample_world_nb(st, s, h, tr, seat, w):
+        found = (sample_world2_nb(st, s, h, seat, w) if two
+                 else sample_world_nb(st, s, h, tr, seat, w))
+        if not found:
             continue  # pragma: no cover - the real deal is always a consistent world
         copy_nb(sw, s, s.shape[0])
         copy_nb(hw, h, h.shape[0])
         for q in range(n):
             hw[q] = w[q]
+            if two:
+                hw[H_PLANE1 + q] = w[W1 + q]
         if seat != declarer:
-            hw[H_DISCARDS] = w[n]
+            hw[H_DISCARDS] = fold_nb(w[n], w[W1 + n])
+            hw[H_DISCARDS_P0] = w[n]
+            hw[H_DISCARDS_P1] = w[W1 + n]
         sw[S_TRACK] = 0
-        if sw[S_MODE] == MODE_CALLED and sw[S_REVEALED] == 0:
+        if sw[S_MODE] == MODE_CALLED and sw[S_REVEALED] == 0 and (not two or sw[S_FRIEND] < 0):
+            # the friend is whoever holds the called card in this world (two decks: the
+            # first to play a copy, once one is played; a friend there is if anyone holds one)
             sw[S_FRIEND] = -1
             sw[S_KIND] = FRIEND_KIND_SECRET_SOLO
             for q in range(n):
-                if q != declarer and has_nb(hw[q], sw[S_CALLED]):
-                    sw[S_FRIEND] = q
+                if q != declarer and has_nb(fold_nb(hw[q], hw[H_PLANE1 + q]) if two
+                                            else hw[q], sw[S_CALLED]):
                     sw[S_KIND] = FRIEND_KIND_FRIEND
+                    if not two:
+                        sw[S_FRIEND] = q
         for i in range(nm):
             for r in range(rollouts):
                 copy_nb(s2, sw, sw.shape[0])
                 copy_nb(h2, hw, hw.shape[0])
                 copy_nb(tr2, tr, tr.shape[0])
-                apply_play_nb(s2, h2, tr2, seat, mc[i], ms[i], md[i] == 1, params, False, ti,
-                              0)
+                card = copy_of_nb(h2[seat], h2[H_PLANE1 + seat], mc[i]) if two else mc[i]
+                apply_play_nb(s2, h2, tr2, seat, card, ms[i], md[i] == 1, params, False, ti, 0)
                 play_tricks_nb(st, s2, h2, tr2, heuristic, params, noise if r > 0 else 0.0,
                                False, ti, 0)
                 d, f, x, points, _, _ = result_nb(s2, params)
