@@ -114,6 +114,21 @@ def test_a_partners_beaten_card_is_taken_over_with_one_that_stands(policy: str) 
 
 
 @pytest.mark.parametrize("policy", ["heuristic", "baseline"])
+def test_the_last_seat_keeps_its_trump_off_a_trick_without_points(policy: str) -> None:
+    """Trick 4, hearts trump: 2D led, an opponent's 5D winning, no point in the trick and
+    nobody behind. Void in diamonds, the last seat could ruff with 7H; the heuristic keeps
+    the trump for a trick with points and throws 3C, the baseline ruffs (the last to play
+    may always win). With the 9D it holds, a card of the suit led, it still wins."""
+    hand = "7H 3C 4C 8S 9S"
+    card = _follow(policy, "standard", hand, hand, "2D 5D 3D 4D",
+                   (4, 0, TRUMPS.index("H"), 4), 0, (0, 0.0))
+    assert card == (_card("7H") if policy == "baseline" else _card("3C"))
+    card = _follow(policy, "standard", "9D 7H 3C 4C 8S", "9D", "2D 5D 3D 4D",
+                   (4, 0, TRUMPS.index("H"), 4), 0, (0, 0.0))
+    assert card == _card("9D")
+
+
+@pytest.mark.parametrize("policy", ["heuristic", "baseline"])
 def test_the_friend_call_never_falls_through_to_the_lowest_card(policy: str) -> None:
     """NT, the declarer holding Mighty, the joker and every side ace: the heuristic calls
     the best card it lacks (a king); the baseline called the deck's lowest card."""

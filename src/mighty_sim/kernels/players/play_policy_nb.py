@@ -373,7 +373,8 @@ def follow_club_nb(
       over with its cheapest card that stands against the unseen cards when the trick
       is worth it (where it pays, :func:`takes_over_nb`), else sheds (:func:`shed_nb`).
     - An opponent wins: with no opponent behind, the cheapest card that wins when the
-      trick is worth it (as the baseline); with opponents behind, the cheapest winning
+      trick is worth it (as the baseline), but a trick without points (before trick 9)
+      only with a side card of the suit led; with opponents behind, the cheapest winning
       card that stands against what they may hold, else the cheapest winning card
       unless they beat it three times in four (each unseen card that beats it is
       behind with odds the seats behind over the other players): then the trick is
@@ -404,6 +405,10 @@ def follow_club_nb(
                 return cheapest_winner_nb(stand, trump, mighty)
         return _shed_nb(legal, trump, mighty, tricks_scored)
     wins = worth_winning_nb(wins, worth_pts, opp_behind == 0, trick_no, mighty)
+    if opp_behind == 0 and worth_pts == 0 and trick_no < 9 and 0 <= suit < 4:
+        # the last to play takes a trick without points only with the suit led: a trump
+        # or a special card spent on it is one the richer tricks lack
+        wins &= suit_mask_nb(suit) if suit != trump else np.uint64(0)
     if wins and opp_behind > 0:
         # the points the seats behind would spend Mighty or the joker on: a trick of a
         # trick-scored profile is one trick, worth no special card
