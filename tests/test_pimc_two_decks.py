@@ -22,7 +22,7 @@ from mighty_sim.kernels.loop.play_nb import (
     start_play_nb,
 )
 from mighty_sim.kernels.params import MODE_CALLED, P_MIN_BID, compile_profile
-from mighty_sim.kernels.players.pimc_nb import W1, sample_world2_nb
+from mighty_sim.kernels.players.pimc_nb import W1, sample_world_nb
 from mighty_sim.kernels.rng_nb import seed_stream_nb
 from mighty_sim.rules.cards import PLANE_BITS, cards_of, kind_of
 from mighty_sim.rules.profile import load_profile
@@ -55,7 +55,7 @@ def worlds2_after_nb(
     play_until_nb(st, s, h, tr, policies, params, 0.0, False, ti, 0, plays)
     w = np.zeros(2 * W1, np.uint64)
     for i in range(out.shape[0]):
-        if not sample_world2_nb(st, s, h, me, w):
+        if not sample_world_nb(st, s, h, tr, me, w):
             return False
         for j in range(2 * W1):
             out[i, j] = w[j]

@@ -74,6 +74,9 @@ from ..rules.rules_nb import (
     popcount_nb,
 )
 
+W1 = MAX_PLAYERS + 1
+"""Two decks: where a world's second-deck cards of holder q are (``w[W1 + q]``)."""
+
 
 @njit(cache=True, nrt=True)
 def sample_world_nb(
@@ -81,36 +84,54 @@ def sample_world_nb(
 ) -> bool:
     """Deal the cards ``me`` has not seen into ``w``: ``w[q]`` for each other seat and,
     when ``me`` is not the declarer, ``w[n]`` for the hidden discard pile; ``w[me]`` is
-    ``me``'s hand. Returns False only when no consistent world exists."""
+    ``me``'s hand. Returns False only when no consistent world exists.
+
+    With two decks the cards dealt are kinds, each as often as it has copies ``me`` has
+    not seen (the other seats' and, when ``me`` is not the declarer, the hidden discards':
+    the copies the deck has less those ``me`` holds or saw played), a holder's copies to
+    its first free physical ids (``w[q]``, ``w[W1 + q]``: ``w`` has ``2 * W1`` words);
+    ``H_CANT`` forbids kinds."""
     n = s[S_N]
     declarer = s[S_DECLARER]
-    unknown = h[H_DECK] & ~h[H_SEEN] & ~h[me]
-    for i in range(s[S_K]):
-        unknown &= ~bit_nb(tr[i])
+    two = s[S_DECKS] == 2
     holders = n + 1
     room = np.zeros(MAX_PLAYERS + 1, np.int64)
     forbid = np.zeros(MAX_PLAYERS + 1, np.uint64)
     active = np.zeros(MAX_PLAYERS + 1, np.bool_)
-    for q in range(n):
-        w[q] = 0
-        if q != me:
-            room[q] = popcount_nb(h[q])
-            forbid[q] = h[H_CANT + q]
-            active[q] = True
-    w[n] = 0
-    if me == declarer:
-        unknown &= ~h[H_DISCARDS]
-    else:
-        room[n] = popcount_nb(h[H_DISCARDS])
-        active[n] = True
-    cards = np.empty(64, np.int64)
+    cards = np.empty(128, np.int64)
     m = 0
-    x = unknown
-    while x:
-        c = lowest_card_nb(x)
-        x &= ~bit_nb(c)
-        cards[m] = c
-        m += 1
+    for q in range(holders):
+        w[q] = 0
+        if two:
+            w[W1 + q] = 0
+        if q == me or (q == n and me == declarer):
+            continue
+        active[q] = True
+        if q < n:
+            forbid[q] = h[H_CANT + q]
+        if not two:
+            room[q] = popcount_nb(h[H_DISCARDS] if q == n else h[q])
+            continue
+        p0 = h[H_DISCARDS_P0] if q == n else h[q]
+        p1 = h[H_DISCARDS_P1] if q == n else h[H_PLANE1 + q]
+        room[q] = popcount_nb(p0) + popcount_nb(p1)
+        for x in (p0, p1):  # the copies it holds, as kinds
+            while x:
+                c = lowest_card_nb(x)
+                x &= ~bit_nb(c)
+                cards[m] = JOKER_BIT if c > JOKER_BIT else c
+                m += 1
+    if not two:  # the unseen cards, low to high
+        unknown = h[H_DECK] & ~h[H_SEEN] & ~h[me]
+        for i in range(s[S_K]):
+            unknown &= ~bit_nb(tr[i])
+        if me == declarer:
+            unknown &= ~h[H_DISCARDS]
+        while unknown:
+            c = lowest_card_nb(unknown)
+            unknown &= ~bit_nb(c)
+            cards[m] = c
+            m += 1
     shuffle_nb(st, cards, m)
     prev = np.empty(MAX_PLAYERS + 1, np.int64)
     queue = np.empty(MAX_PLAYERS + 1, np.int64)
@@ -126,12 +147,12 @@ def sample_world_nb(
             for q in range(holders):
                 if active[q] and not forbid[q] & cb:
                     if r < room[q]:
-                        w[q] |= cb
+                        _give_nb(w, q, c, two)
                         room[q] -= 1
                         break
                     r -= room[q]
             continue
-        # every seat that may hold c is full: find a path of moves to a seat with room
+        # every holder that may hold c is full: find a path of moves to one with room
         head, tail = 0, 0
         for q in range(holders):
             prev[q] = -2
@@ -144,7 +165,7 @@ def sample_world_nb(
             e = queue[head]
             head += 1
             for f in range(holders):
-                if active[f] and prev[f] == -2 and w[e] & ~forbid[f]:
+                if active[f] and prev[f] == -2 and _kinds_nb(w, e, two) & ~forbid[f]:
                     prev[f] = e
                     if room[f] > 0:
                         end = f
@@ -157,32 +178,33 @@ def sample_world_nb(
         room[f] -= 1
         while prev[f] >= 0:
             e = prev[f]
-            movable = w[e] & ~forbid[f]
+            movable = _kinds_nb(w, e, two) & ~forbid[f]
             d = kth_card_nb(movable, below_nb(st, popcount_nb(movable)))
-            w[e] &= ~bit_nb(d)
-            w[f] |= bit_nb(d)
+            _take_nb(w, e, d, two)
+            _give_nb(w, f, d, two)
             f = e
-        w[f] |= cb
+        _give_nb(w, f, c, two)
     w[me] = h[me]
+    if two:
+        w[W1 + me] = h[H_PLANE1 + me]
     return True
 
 
-W1 = MAX_PLAYERS + 1
-"""Two decks: where a world's second-deck cards of holder q are (``w[W1 + q]``)."""
-
-
 @njit(cache=True, inline="always")
-def _give_nb(w: np.ndarray, q: int, kind: int) -> None:
-    """Put a copy of ``kind`` in holder ``q``'s planes of a two-deck world: the first
-    free physical copy (a joker the first free of the four, in ``JOKER_IDS`` order)."""
+def _give_nb(w: np.ndarray, q: int, kind: int, two: bool) -> None:
+    """Put ``kind`` in holder ``q``'s cards of a world; with two decks a copy, the first
+    free physical one (a joker the first free of the four, in ``JOKER_IDS`` order)."""
+    b = bit_nb(kind)
+    if not two:
+        w[q] |= b
+        return
     if kind == JOKER_BIT:
         for i in range(4):
             plane = W1 * (i % 2)
-            b = bit_nb(JOKER_BIT + i // 2)
-            if not w[plane + q] & b:
-                w[plane + q] |= b
+            j = bit_nb(JOKER_BIT + i // 2)
+            if not w[plane + q] & j:
+                w[plane + q] |= j
                 return
-    b = bit_nb(kind)
     if w[q] & b:
         w[W1 + q] |= b
     else:
@@ -190,117 +212,29 @@ def _give_nb(w: np.ndarray, q: int, kind: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def _take_nb(w: np.ndarray, q: int, kind: int) -> None:
-    """Take a copy of ``kind`` from holder ``q`` of a two-deck world (the last given)."""
+def _take_nb(w: np.ndarray, q: int, kind: int, two: bool) -> None:
+    """Take ``kind`` from holder ``q`` of a world (two decks: the copy given last)."""
+    b = bit_nb(kind)
+    if not two:
+        w[q] &= ~b
+        return
     if kind == JOKER_BIT:
         for i in range(3, -1, -1):
             plane = W1 * (i % 2)
-            b = bit_nb(JOKER_BIT + i // 2)
-            if w[plane + q] & b:
-                w[plane + q] &= ~b
+            j = bit_nb(JOKER_BIT + i // 2)
+            if w[plane + q] & j:
+                w[plane + q] &= ~j
                 return
-    b = bit_nb(kind)
     if w[W1 + q] & b:
         w[W1 + q] &= ~b
     else:
         w[q] &= ~b
 
 
-@njit(cache=True, nrt=True)
-def sample_world2_nb(
-    st: np.ndarray, s: np.ndarray, h: np.ndarray, me: int, w: np.ndarray,
-) -> bool:
-    """:func:`sample_world_nb` with two decks: the copies ``me`` has not seen (the other
-    seats' cards and, when ``me`` is not the declarer, the hidden discards: the copies
-    of each kind the deck has less those ``me`` holds or saw played) dealt as kinds, a
-    holder's copies to its first free physical ids (``w[q]``, ``w[W1 + q]``); ``H_CANT``
-    forbids kinds."""
-    n = s[S_N]
-    declarer = s[S_DECLARER]
-    holders = n + 1
-    room = np.zeros(MAX_PLAYERS + 1, np.int64)
-    forbid = np.zeros(MAX_PLAYERS + 1, np.uint64)
-    active = np.zeros(MAX_PLAYERS + 1, np.bool_)
-    cards = np.empty(2 * 64, np.int64)
-    m = 0
-    for q in range(holders):
-        w[q] = 0
-        w[W1 + q] = 0
-        if q == me or (q == n and me == declarer):
-            continue
-        p0 = h[H_DISCARDS_P0] if q == n else h[q]
-        p1 = h[H_DISCARDS_P1] if q == n else h[H_PLANE1 + q]
-        room[q] = popcount_nb(p0) + popcount_nb(p1)
-        forbid[q] = h[H_CANT + q] if q < n else np.uint64(0)
-        active[q] = True
-        for x in (p0, p1):
-            while x:
-                c = lowest_card_nb(x)
-                x &= ~bit_nb(c)
-                cards[m] = JOKER_BIT if c > JOKER_BIT else c
-                m += 1
-    shuffle_nb(st, cards, m)
-    prev = np.empty(MAX_PLAYERS + 1, np.int64)
-    queue = np.empty(MAX_PLAYERS + 1, np.int64)
-    for i in range(m):
-        c = cards[i]
-        cb = bit_nb(c)
-        total = 0
-        for q in range(holders):
-            if active[q] and not forbid[q] & cb:
-                total += room[q]
-        if total > 0:
-            r = below_nb(st, total)
-            for q in range(holders):
-                if active[q] and not forbid[q] & cb:
-                    if r < room[q]:
-                        _give_nb(w, q, c)
-                        room[q] -= 1
-                        break
-                    r -= room[q]
-            continue
-        # every holder that may hold c is full: a path of moves to a holder with room
-        head, tail = 0, 0
-        for q in range(holders):
-            prev[q] = -2
-            if active[q] and not forbid[q] & cb:
-                prev[q] = -1
-                queue[tail] = q
-                tail += 1
-        end = -1
-        while head < tail and end < 0:
-            e = queue[head]
-            head += 1
-            for f in range(holders):
-                if (active[f] and prev[f] == -2
-                        and _kinds_nb(w, e) & ~forbid[f]):
-                    prev[f] = e
-                    if room[f] > 0:
-                        end = f
-                        break
-                    queue[tail] = f
-                    tail += 1
-        if end < 0:
-            return False
-        f = end
-        room[f] -= 1
-        while prev[f] >= 0:
-            e = prev[f]
-            movable = _kinds_nb(w, e) & ~forbid[f]
-            d = kth_card_nb(movable, below_nb(st, popcount_nb(movable)))
-            _take_nb(w, e, d)
-            _give_nb(w, f, d)
-            f = e
-        _give_nb(w, f, c)
-    w[me] = h[me]
-    w[W1 + me] = h[H_PLANE1 + me]
-    return True
-
-
 @njit(cache=True, inline="always")
-def _kinds_nb(w: np.ndarray, q: int) -> np.uint64:
-    """The kinds holder ``q`` of a two-deck world holds."""
-    return fold_nb(w[q], w[W1 + q])
+def _kinds_nb(w: np.ndarray, q: int, two: bool) -> np.uint64:
+    """The kinds holder ``q`` of a world holds."""
+    return fold_nb(w[q], w[W1 + q]) if two else w[q]
 
 
 @njit(cache=True, nrt=True)
@@ -354,9 +288,7 @@ def _values_nb(
     declarer = s[S_DECLARER]
     two = s[S_DECKS] == 2
     for _ in range(worlds):
-        found = (sample_world2_nb(st, s, h, seat, w) if two
-                 else sample_world_nb(st, s, h, tr, seat, w))
-        if not found:
+        if not sample_world_nb(st, s, h, tr, seat, w):
             continue  # pragma: no cover - the real deal is always a consistent world
         copy_nb(sw, s, s.shape[0])
         copy_nb(hw, h, h.shape[0])
