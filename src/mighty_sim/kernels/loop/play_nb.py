@@ -266,21 +266,16 @@ def play_until_nb(
                 and not has_nb(hand, JOKER_BIT)):
             demand_card = s[S_HUNTER]
         declarer, friend = s[S_DECLARER], s[S_FRIEND]
-        partners = partners_of_nb(seat, n, declarer, friend, s[S_REVEALED] == 1, s[S_KIND])
-        ours = seat == declarer or seat == friend
-        known = s[S_REVEALED] == 1 or s[S_KIND] != FRIEND_KIND_FRIEND or seat == friend
+        revealed = s[S_REVEALED] == 1
+        partners = partners_of_nb(seat, n, declarer, friend, revealed, s[S_KIND])
         in_trick = np.uint64(0)
         for i in range(k):
             in_trick |= bit_nb(tr[i])
-        gone = hand | h[H_SEEN] | in_trick | ~h[H_DECK]  # cards it will not meet
-        if s[S_DECKS] == 2 and policy != POLICY_BASELINE:
-            gone = gone_kinds_nb(h[seat], h[H_PLANE1 + seat], h[H_SEEN] | in_trick,
-                                 h[H_SEEN2], jokers_left_nb(h, seat, params[P_JOKERS]))
-            gone |= ~h[H_DECK]
-            if holds_called_nb(hand, seat, declarer, friend, s[S_CALLED], s[S_MODE]):
-                partners |= 1 << declarer
-                ours = True
-                known = True
+        gone, partners, ours, known = club_memory_nb(
+            h, seat, hand, (h[H_SEEN] | in_trick, h[H_SEEN2], ~h[H_DECK]),
+            params[P_JOKERS] - int(h[H_JOKERS_SEEN]),
+            s[S_DECKS] == 2 and policy != POLICY_BASELINE,
+            (declarer, friend, revealed, s[S_KIND], s[S_CALLED], s[S_MODE]), partners)
         behind = seats_behind_nb(n, s[S_LEADER], seat)
         hostile = hostile_behind_nb(behind, partners, seat, n, declarer, known)
         card, suit, demand = play_decide_nb(
@@ -296,6 +291,34 @@ def play_until_nb(
             t_used = apply_play_nb(s, h, tr, seat, card, suit, demand, params, record, ti,
                                    t_used)
     return t_used
+
+
+@njit(cache=True, inline="always")
+def club_memory_nb(
+    h: np.ndarray, seat: int, hand: np.uint64, cards: tuple[np.uint64, np.uint64, np.uint64],
+    jokers_out: int, by_copies: bool, sides: tuple[int, int, bool, int, int, int], mine: int,
+) -> tuple[np.uint64, int, bool, bool]:
+    """What a heuristic seat to play remembers: (``gone``, the cards it will not meet;
+    its known partners, ``mine`` and the declarer when it holds a called card; whether it
+    is on the declarer's side; whether it knows the sides). ``cards`` are the kinds seen
+    (finished tricks and this one), those seen twice (two decks) and those the deck lacks;
+    ``jokers_out`` the jokers not seen played; with ``by_copies`` (two decks, the
+    heuristic) it counts copies (:func:`gone_kinds_nb`) and plays a called card's copy as
+    the declarer's friend; ``sides`` is (declarer, friend, revealed, friend kind, called
+    card, friend mode)."""
+    seen_now, seen2, absent = cards
+    declarer, friend, revealed, kind, called, mode = sides
+    ours = seat == declarer or seat == friend
+    known = revealed or kind != FRIEND_KIND_FRIEND or seat == friend
+    gone = hand | seen_now | absent
+    if by_copies:
+        gone = absent | gone_kinds_nb(h[seat], h[H_PLANE1 + seat], seen_now, seen2,
+                                      jokers_out - jokers_held_nb(h, seat))
+        if holds_called_nb(hand, seat, declarer, friend, called, mode):
+            mine |= 1 << declarer  # a called card's holder is a friend
+            ours = True
+            known = True
+    return gone, mine, ours, known
 
 
 @njit(cache=True, inline="always")

@@ -50,7 +50,6 @@ from ..params import (
 from ..players.play_policy_nb import (
     follow_club_nb,
     follow_nb,
-    gone_kinds_nb,
     hostile_behind_nb,
     joker_fades_nb,
     lead_nb,
@@ -102,8 +101,7 @@ from .play_nb import (
     S_TRUMP,
     S_WON,
     TR_PHYSICAL,
-    holds_called_nb,
-    jokers_held_nb,
+    club_memory_nb,
     partners_of_nb,
     record_trick_nb,
     take_copy_nb,
@@ -349,18 +347,10 @@ def play_tricks_nb(
                 card, named, demand = lowest_card_nb(legal), -1, False  # a forced card
             else:  # the heuristic's memory and partners
                 club = (baseline_seats >> seat) & 1 == 0
-                mine = (partners >> (8 * seat)) & 0xFF
-                ours = seat == declarer or seat == friend
-                known = revealed or kind != FRIEND_KIND_FRIEND or seat == friend
-                gone = hand | seen | in_trick | absent  # cards it will not meet
-                if two and club:
-                    gone = absent | gone_kinds_nb(
-                        h[seat], h[H_PLANE1 + seat], seen | in_trick, seen2,
-                        jokers - jokers_held_nb(h, seat) - jokers_seen)
-                    if holds_called_nb(hand, seat, declarer, friend, called, mode):
-                        mine |= 1 << declarer  # a called card's holder is a friend
-                        ours = True
-                        known = True
+                gone, mine, ours, known = club_memory_nb(
+                    h, seat, hand, (seen | in_trick, seen2, absent), jokers - jokers_seen,
+                    two and club, (declarer, friend, revealed, kind, called, mode),
+                    (partners >> (8 * seat)) & 0xFF)
                 if k == 0:  # the heuristic leader (policy_nb.play_decide_nb's lead)
                     card, named, demand = lead_nb(hand, legal, trump, trick_no, demand_card,
                                                   ours, seen, r.mighty,
