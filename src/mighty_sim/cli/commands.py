@@ -334,7 +334,7 @@ def simulate(profile: str, deals: int, seed: int, workers: int, out: Path, playe
     from ..engine.aot import kernel_ready
 
     if not kernel_ready():  # else the bar would stand at 0 for a minute
-        click.echo("compiling the kernels for this machine: once, about a minute "
+        click.echo("compiling the kernels for this machine: once, about two minutes "
                    "(`mighty-sim compile` builds them ahead of time)", err=True)
     try:
         with _progress("simulate" if not to_target else "simulate (games)",
