@@ -25,14 +25,12 @@ from ..kernels.layout import N_F, N_R, N_T, N_U, R_FRIEND_KIND, R_POINTS, R_TRIC
 from ..kernels.loop.odds_nb import odds_strains_nb
 from ..kernels.params import compile_profile
 from ..kernels.rules.rules_nb import settle_batch_nb
-from ..rules.cards import PLANE_BITS
+from ..rules.cards import planes
 from ..rules.profile import TRUMPS, RuleProfile
 from .batch import deck_array, policy_arrays
 from .players import PlayerSpec
 
 __all__ = ["StrainRows", "play_strains", "settle_many"]
-
-_PLANE_MASK = (1 << PLANE_BITS) - 1
 
 
 class StrainRows(NamedTuple):
@@ -79,8 +77,7 @@ def play_strains(profile: RuleProfile, hand: int, *, samples: int, seed: int,
     ru = np.zeros((strains, samples, N_U * profile.deck_copies), np.uint64)
     rf = np.zeros((strains, samples, N_F), np.float64)
     ti = np.zeros((strains, samples * profile.tricks if record_tricks else 1, N_T), np.int8)
-    known = np.array([hand & _PLANE_MASK, hand >> PLANE_BITS, blind & _PLANE_MASK,
-                      blind >> PLANE_BITS], np.uint64)
+    known = np.array([*planes(hand), *planes(blind)], np.uint64)
     odds_strains_nb(np.uint64(seed), known, samples, params, deck_array(profile),
                     (policies, pp), ri, ru, rf, ti, record_tricks)
     return StrainRows(profile, ri, ru, rf, ti)

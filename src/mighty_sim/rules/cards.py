@@ -88,6 +88,16 @@ def fold(mask: int) -> int:
     return f
 
 
+def planes(mask: int) -> tuple[int, int]:
+    """A mask of physical cards as the kernels hold it: its first deck's cards and its
+    second's, each a one-plane mask (a one-deck mask is its first plane).
+
+    >>> planes((1 << 12) | (1 << 76))
+    (4096, 4096)
+    """
+    return mask & _PLANE_MASK, mask >> PLANE_BITS
+
+
 def copies(kind: int) -> int:
     """Mask of every physical card of a kind, in both planes (both jokers of each plane).
 

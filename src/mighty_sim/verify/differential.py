@@ -30,7 +30,7 @@ from ..reference.players import RandomPlayer
 from ..reference.records import DealRecord, PlayView
 from ..reference.rng import DealStream
 from ..reference.rules import point_count, weak_hand_score
-from ..rules.cards import PLANE_BITS, SUITS, fold, kind_of
+from ..rules.cards import SUITS, fold, kind_of, planes
 from ..rules.profile import TRUMPS, RuleProfile, load_profile
 
 
@@ -239,10 +239,9 @@ def _compare_weak_scores(
     p: RuleProfile, params: np.ndarray, records: list[DealRecord], report: DiffReport
 ) -> None:
     full = [h for r in records for h in r.hands]
-    hands = np.array([h & ((1 << PLANE_BITS) - 1) for h in full], np.uint64)
+    hands, second = (np.array(p, np.uint64) for p in zip(*map(planes, full), strict=True))
     out = np.zeros(hands.shape[0], np.int64)
-    weak_score2_batch_nb(hands, np.array([h >> PLANE_BITS for h in full], np.uint64), params,
-                         out)
+    weak_score2_batch_nb(hands, second, params, out)
     report.hands += hands.shape[0]
     for k in range(hands.shape[0]):
         ref = weak_hand_score(p, full[k])

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...rules.cards import PLANE_BITS
 from .._jit import njit, prange, var
 from ..borrow_nb import copy_nb
 from ..layout import N_U, U_BLIND
@@ -21,8 +22,6 @@ from ..params import P_BLIND_SIZE, P_DECK_COPIES, P_DECK_SIZE, P_HAND_SIZE, P_MI
 from ..rng_nb import seed_stream_nb, shuffle_nb
 from .deal_nb import packet_nb, play_contract_nb
 from .play_nb import H_PLANE1, N_H, N_S
-
-_PLANE = 64  # rules.cards.PLANE_BITS: a second-deck card's id is its bit plus this
 
 
 @njit(cache=True, nrt=True)
@@ -49,8 +48,8 @@ def odds_nb(
     m = 0
     for i in range(deck_size):
         c = deck_cards[i]
-        plane = 1 if c >= _PLANE else 0
-        b = np.uint64(c - _PLANE * plane)
+        plane = 1 if c >= PLANE_BITS else 0
+        b = np.uint64(c - PLANE_BITS * plane)
         if not ((known[plane] | known[2 + plane]) >> b) & np.uint64(1):
             rest[m] = c
             m += 1

@@ -383,7 +383,7 @@ def play_tricks_nb(
                             legal, tr[win], partner_wins, wins,
                             (suit, trick_points, power, n - 1, hostile), ~gone,
                             opp_behind, trick_no, trump, r.mighty,
-                            (tricks_scored, take_over))
+                            (tricks_scored, take_over, hand_size))
                     named, demand = -1, False
                 else:  # the heuristic, which draws nothing
                     behind = seats_behind_nb(n, leader, seat)

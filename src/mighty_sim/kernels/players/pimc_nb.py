@@ -52,6 +52,7 @@ from ..loop.play_nb import (
     S_REVEALED,
     S_TRACK,
     apply_play_nb,
+    kinds_held_nb,
     moves_nb,
     payout_of_nb,
     result_nb,
@@ -297,18 +298,17 @@ def _values_nb(
             if two:
                 hw[H_PLANE1 + q] = w[W1 + q]
         if seat != declarer:
-            hw[H_DISCARDS] = fold_nb(w[n], w[W1 + n])
-            hw[H_DISCARDS_P0] = w[n]
-            hw[H_DISCARDS_P1] = w[W1 + n]
+            hw[H_DISCARDS] = _kinds_nb(w, n, two)
+            if two:
+                hw[H_DISCARDS_P0], hw[H_DISCARDS_P1] = w[n], w[W1 + n]
         sw[S_TRACK] = 0
-        if sw[S_MODE] == MODE_CALLED and sw[S_REVEALED] == 0 and (not two or sw[S_FRIEND] < 0):
-            # the friend is whoever holds the called card in this world (two decks: the
-            # first to play a copy, once one is played; a friend there is if anyone holds one)
+        if sw[S_MODE] == MODE_CALLED and sw[S_REVEALED] == 0:
+            # the friend is whoever holds the called card in this world (two decks: there
+            # is one when another seat holds a copy, the first to play one)
             sw[S_FRIEND] = -1
             sw[S_KIND] = FRIEND_KIND_SECRET_SOLO
             for q in range(n):
-                if q != declarer and has_nb(fold_nb(hw[q], hw[H_PLANE1 + q]) if two
-                                            else hw[q], sw[S_CALLED]):
+                if q != declarer and has_nb(kinds_held_nb(sw, hw, q), sw[S_CALLED]):
                     sw[S_KIND] = FRIEND_KIND_FRIEND
                     if not two:
                         sw[S_FRIEND] = q

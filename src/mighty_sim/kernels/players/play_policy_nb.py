@@ -17,6 +17,7 @@ from ..params import (
     BID_TRICKS,
     HUNTER_NEXT_PLAYER,
     P_BID_UNIT,
+    P_HAND_SIZE,
     P_HUNTED_POWERLESS,
     P_HUNTER_RULE,
     P_HUNTER_TRICKS,
@@ -172,10 +173,11 @@ def play_decide_nb(
     else:
         suit = suit_to_follow_nb(trick, n_played, trump, trick_no, joker_suit, params)
     opp_behind = popcount_nb(np.uint64(behind & ~partner_mask))
-    return follow_club_nb(
+    card = follow_club_nb(
         legal, w, partner_wins, wins, (suit, points, joker_power, players - 1, hostile),
         ~gone, opp_behind, trick_no, trump, mighty,
-        (params[P_BID_UNIT] == BID_TRICKS, takes_over_nb(params))), -1, False
+        (params[P_BID_UNIT] == BID_TRICKS, takes_over_nb(params), params[P_HAND_SIZE]))
+    return card, -1, False
 
 
 @njit(cache=True, inline="always")
@@ -355,7 +357,7 @@ def threats_nb(outside: np.uint64, suit: int, trump: int, mighty: int, points: i
 def follow_club_nb(
     legal: np.uint64, w: int, partner_wins: bool, wins: np.uint64,
     at: tuple[int, int, bool, int, float], outside: np.uint64, opp_behind: int,
-    trick_no: int, trump: int, mighty: int, scoring: tuple[bool, bool],
+    trick_no: int, trump: int, mighty: int, scoring: tuple[bool, bool, int],
 ) -> int:
     """The heuristic follower's card, reasoning about the seats still to play.
 
@@ -365,16 +367,16 @@ def follow_club_nb(
     to play it counts as opponents: a friend not known yet is one of several); ``outside``
     the cards it has not seen (not in its hand, the finished tricks or this one) and
     ``opp_behind`` how many seats still to play are not known partners; ``scoring``
-    whether the profile scores tricks and whether the follower takes a partner's
-    threatened trick over (:func:`takes_over_nb`).
+    whether the profile scores tricks, whether the follower takes a partner's
+    threatened trick over (:func:`takes_over_nb`), and the hand size (the tricks).
 
     - A known partner wins: with no opponent behind, or a card no unseen card beats,
       it is given the lowest side point card; otherwise the follower takes the trick
       over with its cheapest card that stands against the unseen cards when the trick
       is worth it (where it pays, :func:`takes_over_nb`), else sheds (:func:`shed_nb`).
     - An opponent wins: with no opponent behind, the cheapest card that wins when the
-      trick is worth it (as the baseline), but a trick without points (before trick 9)
-      only with a side card of the suit led; with opponents behind, the cheapest winning
+      trick is worth it (as the baseline), but a trick without points (before the last
+      two tricks) only with a side card of the suit led; with opponents behind, the cheapest winning
       card that stands against what they may hold, else the cheapest winning card
       unless they beat it three times in four (each unseen card that beats it is
       behind with odds the seats behind over the other players): then the trick is
@@ -383,7 +385,7 @@ def follow_club_nb(
     - In trick-scored profiles every trick is worth winning and points are not fed.
     """
     suit, points, joker_power, others, hostile = at
-    tricks_scored, take_over = scoring
+    tricks_scored, take_over, hand_size = scoring
     worth_pts = 2 if tricks_scored else points
     if partner_wins:
         if opp_behind == 0 or not winners_nb(
@@ -405,9 +407,10 @@ def follow_club_nb(
                 return cheapest_winner_nb(stand, trump, mighty)
         return _shed_nb(legal, trump, mighty, tricks_scored)
     wins = worth_winning_nb(wins, worth_pts, opp_behind == 0, trick_no, mighty)
-    if opp_behind == 0 and worth_pts == 0 and trick_no < 9 and 0 <= suit < 4:
-        # the last to play takes a trick without points only with the suit led: a trump
-        # or a special card spent on it is one the richer tricks lack
+    if opp_behind == 0 and worth_pts == 0 and trick_no < hand_size - 1 and 0 <= suit < 4:
+        # the last to play takes a trick without points (but in the last two tricks) only
+        # with the suit led: a trump or a special card spent on it is one the richer
+        # tricks lack
         wins &= suit_mask_nb(suit) if suit != trump else np.uint64(0)
     if wins and opp_behind > 0:
         # the points the seats behind would spend Mighty or the joker on: a trick of a
