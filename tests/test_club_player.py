@@ -17,6 +17,7 @@ from mighty_sim.kernels.layout import (
     N_POLICY_PARAMS,
     POLICY_BASELINE,
     POLICY_HEURISTIC,
+    PP_FRIEND_MARGIN,
     PP_SOLO_THRESHOLD,
     T_CARDS,
     T_LEADER,
@@ -34,6 +35,7 @@ from mighty_sim.kernels.players.policy_nb import (
     WEAK,
     auction_decide_nb,
     best_strain_nb,
+    bid_ceiling_nb,
     contract_decide_nb,
     friend_decide_nb,
 )
@@ -88,6 +90,37 @@ def test_a_weak_hand_with_mighty_and_the_joker_is_played(policy: str) -> None:
     number, _ = auction_decide_nb(POLICIES[policy], pp, _st(), hand, True, 0, 0, params,
                                   trump, strength)
     assert (number == WEAK) == (policy == "baseline")
+
+
+@pytest.mark.parametrize("policy", ["heuristic", "baseline"])
+def test_the_holder_of_mighty_lets_another_seat_declare(policy: str) -> None:
+    """Under penalty scoring a made contract pays its side nothing and a failed one costs
+    the declarer and the friend alike; the holder of Mighty is the friend of whoever
+    declares (Mighty is called first), so bidding over another seat only raises what
+    its own side must make. The heuristic passes there and bids the same hand when no
+    one has bid, or without Mighty; the baseline bids over the contract."""
+    profile = load_profile("russian-4p")
+    params = compile_profile(profile)
+    pp = _pp("russian-4p")
+    assert pp[PP_FRIEND_MARGIN] >= 1
+    hand = np.uint64(parse_cards("AS AH KH QH JH 10H 9H 8H 5C 6D"))
+    trump, strength = best_strain_nb(hand, params, pp)
+    assert trump != TRUMPS.index("S")  # the spade ace is Mighty
+    ceiling = bid_ceiling_nb(strength, pp, params)
+    standing = ceiling - 1  # another seat's contract the hand could still beat
+    number, _ = auction_decide_nb(POLICIES[policy], pp, _st(), hand, False, standing,
+                                  trump, params, trump, strength)
+    assert (number > 0) == (policy == "baseline")
+    # the same hand opens, and without Mighty (the spade ace traded for the club ace)
+    # bids over a contract it can beat
+    opening, _ = auction_decide_nb(POLICIES[policy], pp, _st(), hand, False, 0, 0, params,
+                                   trump, strength)
+    assert opening > 0
+    other = np.uint64(parse_cards("AC AH KH QH JH 10H 9H 8H 5C 6D"))
+    t2, s2 = best_strain_nb(other, params, pp)
+    over, _ = auction_decide_nb(POLICIES[policy], pp, _st(), other, False,
+                                bid_ceiling_nb(s2, pp, params) - 1, t2, params, t2, s2)
+    assert over > 0
 
 
 @pytest.mark.parametrize("policy", ["heuristic", "baseline"])

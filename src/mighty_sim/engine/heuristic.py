@@ -27,6 +27,7 @@ from ..files import read_settings
 from ..kernels.layout import (
     PP_BID_BASE,
     PP_CHANGE_MARGIN,
+    PP_FRIEND_MARGIN,
     PP_NT_MARGIN,
     PP_RAISE_MARGIN,
     PP_SOLO_THRESHOLD,
@@ -47,11 +48,13 @@ _RANGES = {
     "weak_show": (-10.0, 40.0),
     "raise_margin": (0.0, 20.0),
     "strain_fit": (0.0, 1.0),
+    "friend_margin": (0.0, 20.0),
 }
 SLOTS = {"bid_base": PP_BID_BASE, "strength_scale": PP_STRENGTH_SCALE,
          "nt_margin": PP_NT_MARGIN, "solo_threshold": PP_SOLO_THRESHOLD,
          "change_margin": PP_CHANGE_MARGIN, "weak_show": PP_WEAK_SHOW,
-         "raise_margin": PP_RAISE_MARGIN, "strain_fit": PP_STRAIN_FIT}
+         "raise_margin": PP_RAISE_MARGIN, "strain_fit": PP_STRAIN_FIT,
+         "friend_margin": PP_FRIEND_MARGIN}
 """Each parameter's slot in a seat's row of the kernels' policy parameters."""
 
 
@@ -92,6 +95,11 @@ class HeuristicParams:
     (:mod:`mighty_sim.kernels.players.strain_fit`), NT when its score beats the best
     suit's by ``nt_margin``; 0: the strongest suit by strength, NT by the NT edge. A
     choice of model, set by hand and never tuned by duels (nor is ``nt_margin`` with it)."""
+    friend_margin: float = 0.0
+    """Points below its ceiling the player bids against another seat's contract while it
+    holds that contract's Mighty: a declarer calls Mighty first, so the holder is the
+    friend of whoever wins the auction, and bidding the contract up only raises what its
+    own side must make (20: it never bids over another seat)."""
 
     def __post_init__(self) -> None:
         for name, (low, high) in _RANGES.items():

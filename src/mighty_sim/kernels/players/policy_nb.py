@@ -14,7 +14,9 @@ unchanged as a yardstick for duels (it differs where marked below):
   reaches ``nt_margin``. It will bid up to ``bid_base + strength_scale *
   strength + aggressiveness`` points (in trick-bid profiles, that share of the tricks;
   with two decks, the whole hand's strength and the points in proportion) in its
-  best strain, making the lowest bid that beats the standing one.
+  best strain, making the lowest bid that beats the standing one. Over another seat's
+  contract it bids ``friend_margin`` points less while it holds that contract's Mighty:
+  the declarer will call it as friend. (baseline: no such margin.)
 - **Weak hands.** It shows a weak hand (by the profile's scale) only when the hand's
   strength in its best strain is below ``weak_show``: Mighty and the joker alone make
   4.5, so such a hand is played. (baseline: whenever it may.)
@@ -46,6 +48,7 @@ from ..layout import (
     PP_AGGRESSIVENESS,
     PP_BID_BASE,
     PP_CHANGE_MARGIN,
+    PP_FRIEND_MARGIN,
     PP_NT_MARGIN,
     PP_RAISE_MARGIN,
     PP_SOLO_THRESHOLD,
@@ -362,6 +365,11 @@ def auction_decide_nb(
     if can_weak and (policy == POLICY_BASELINE or strength < pp[PP_WEAK_SHOW]):
         return WEAK, 0
     ceiling = bid_ceiling_nb(strength, pp, params)
+    if high_number > 0 and policy != POLICY_BASELINE and has_nb(
+            hand, mighty_of_nb(params, high_trump)):
+        # another seat's contract, whose declarer calls this hand's Mighty as friend:
+        # bidding over it raises what the side must make
+        ceiling -= int(pp[PP_FRIEND_MARGIN])
     number = lowest_bid_in_nb(params, high_number, high_trump, trump)
     if 0 < number <= ceiling:
         return number, trump
