@@ -223,7 +223,7 @@ def test_the_joker_is_led_before_it_loses_its_power(policy: str) -> None:
     hand = np.uint64(parse_cards("JK 5C"))
     seen = np.uint64(((1 << 53) - 1) & ~parse_cards(
         "JK 5C KC QC JC 10C 9C 8C 7C 6C 2D 3D"))
-    card, _, _ = lead_nb(hand, hand, TRUMPS.index("S"), 9, -1, True, seen, _card("AD"),
+    card, _, _ = lead_nb(hand, hand, TRUMPS.index("S"), 9, -1, (True, True), seen, _card("AD"),
                          (True, True), 0, policy == "heuristic", hand | seen)
     assert (card == 52) == (policy == "heuristic")
 
@@ -238,23 +238,52 @@ def test_trumps_are_drawn_low_while_a_higher_trump_is_out(policy: str) -> None:
     for seen, want in (("2S 3S 4S 5S 6S", "3H" if club else "KH"),
                        ("AH 2H 2S 3S 4S", "KH")):
         gone = hand | np.uint64(parse_cards(seen))
-        card, _, _ = lead_nb(hand, hand, TRUMPS.index("H"), 3, -1, True,
+        card, _, _ = lead_nb(hand, hand, TRUMPS.index("H"), 3, -1, (True, True),
                              np.uint64(parse_cards(seen)), _card("AS"), (True, False), 0,
                              club, gone)
         assert card == _card(want), seen
 
 
 @pytest.mark.parametrize("policy", ["heuristic", "baseline"])
+def test_a_defender_keeps_its_ace_from_mighty_and_the_joker(policy: str) -> None:
+    """Diamonds trump, a defender to lead trick 4 with the top heart. While Mighty and
+    the joker are out their holders take the ace and the points with it: the heuristic
+    leads a low spade instead, Mighty's suit, which may draw Mighty out (a Mighty
+    attack); once both are gone it cashes the ace. The baseline cashes it at once."""
+    hand = np.uint64(parse_cards("AH 7H 4S 5S 6S 9C"))
+    club = policy == "heuristic"
+    for seen, want in (("2H 3H 2C 3C 4C", "4S" if club else "AH"),
+                       ("AS JK 2C 3C 4C", "AH")):
+        gone = hand | np.uint64(parse_cards(seen))
+        card, _, _ = lead_nb(hand, hand, TRUMPS.index("D"), 4, -1, (False, True),
+                             np.uint64(parse_cards(seen)), _card("AS"), (True, False), 0,
+                             club, gone)
+        assert card == _card(want), seen
+
+
+@pytest.mark.parametrize("policy", ["heuristic", "baseline"])
+def test_a_point_is_fed_to_the_partners_behind(policy: str) -> None:
+    """Trick 5, spades trump, the sides known: the declarer's KH led, 3H followed; the
+    defender void in hearts cannot take the trick, its two partners are the seats still
+    to play and the ace of hearts is out. The heuristic gives them QC; the baseline
+    throws its cheapest card."""
+    card = _follow(policy, "standard", "QC 5C 9D 4D", "QC 5C 9D 4D", "KH 3H",
+                   (2, 0, TRUMPS.index("S"), 5), 0b11000, (0b11000, 0.0))
+    assert card == (_card("QC") if policy == "heuristic" else _card("4D"))
+
+
+@pytest.mark.parametrize("policy", ["heuristic", "baseline"])
 def test_two_decks_no_king_is_cashed_while_the_other_ace_is_out(policy: str) -> None:
-    """Two decks, diamonds trump: one ace of hearts has been played, the other copy is
-    still out. The king of hearts is not a sure winner; the baseline, which counted
-    kinds, led it as one."""
+    """Two decks, diamonds trump, the declarer's side to lead: one ace of hearts has been
+    played, the other copy is still out. The king of hearts is not a sure winner; the
+    baseline, which counted kinds, led it as one."""
     hand = parse_cards("KH 4H 5C 6C 7S")
     seen = np.uint64(parse_cards("AH 2H 3H 2C 3C"))
     club = policy == "heuristic"
     gone = np.uint64(gone_kinds_nb(np.uint64(hand), np.uint64(0), seen, np.uint64(0), 2)
                      if club else np.uint64(hand) | seen)
-    card, _, _ = lead_nb(np.uint64(hand), np.uint64(hand), TRUMPS.index("D"), 4, -1, False,
+    card, _, _ = lead_nb(np.uint64(hand), np.uint64(hand), TRUMPS.index("D"), 4, -1,
+                         (True, True),
                          seen, _card("AS"), (True, False), 0, club, gone)
     assert (card == _card("KH")) == (policy == "baseline")
 

@@ -353,7 +353,7 @@ def play_tricks_nb(
                     (partners >> (8 * seat)) & 0xFF)
                 if k == 0:  # the heuristic leader (policy_nb.play_decide_nb's lead)
                     card, named, demand = lead_nb(hand, legal, trump, trick_no, demand_card,
-                                                  ours, seen, r.mighty,
+                                                  (ours, not tricks_scored), seen, r.mighty,
                                                   (powered_lead, joker_fades_nb(params,
                                                                                 trick_no)),
                                                   r.hunter_tricks, club, gone)
@@ -381,7 +381,8 @@ def play_tricks_nb(
                                                             known)
                         card = follow_club_nb(
                             legal, tr[win], partner_wins, wins,
-                            (suit, trick_points, power, n - 1, hostile), ~gone,
+                            (suit, trick_points, power, n - 1, hostile,
+                             popcount_nb(np.uint64(behind & mine))), ~gone,
                             opp_behind, trick_no, trump, r.mighty,
                             (tricks_scored, take_over, hand_size))
                     named, demand = -1, False

@@ -120,7 +120,8 @@ def play_decide_nb(
         return random_play_nb(st, legal, n_played == 0 and powered_lead, demand_card)
     mighty = mighty_of_nb(params, trump)
     if n_played == 0:
-        return lead_nb(hand, legal, trump, trick_no, demand_card, declarer_side, seen,
+        return lead_nb(hand, legal, trump, trick_no, demand_card,
+                       (declarer_side, params[P_BID_UNIT] != BID_TRICKS), seen,
                        mighty, (powered_lead, joker_fades_nb(params, trick_no)),
                        params[P_HUNTER_TRICKS],
                        policy != POLICY_BASELINE, gone)
@@ -174,7 +175,8 @@ def play_decide_nb(
         suit = suit_to_follow_nb(trick, n_played, trump, trick_no, joker_suit, params)
     opp_behind = popcount_nb(np.uint64(behind & ~partner_mask))
     card = follow_club_nb(
-        legal, w, partner_wins, wins, (suit, points, joker_power, players - 1, hostile),
+        legal, w, partner_wins, wins, (suit, points, joker_power, players - 1, hostile,
+                                       popcount_nb(np.uint64(behind & partner_mask))),
         ~gone, opp_behind, trick_no, trump, mighty,
         (params[P_BID_UNIT] == BID_TRICKS, takes_over_nb(params), params[P_HAND_SIZE]))
     return card, -1, False
@@ -356,15 +358,16 @@ def threats_nb(outside: np.uint64, suit: int, trump: int, mighty: int, points: i
 @njit(cache=True, inline="always")
 def follow_club_nb(
     legal: np.uint64, w: int, partner_wins: bool, wins: np.uint64,
-    at: tuple[int, int, bool, int, float], outside: np.uint64, opp_behind: int,
+    at: tuple[int, int, bool, int, float, int], outside: np.uint64, opp_behind: int,
     trick_no: int, trump: int, mighty: int, scoring: tuple[bool, bool, int],
 ) -> int:
     """The heuristic follower's card, reasoning about the seats still to play.
 
     ``wins`` are the cards of ``legal`` that beat ``w``, the card winning the trick so
     far; ``at`` is (the suit to follow, the trick's points, the joker's power, the number
-    of other players, among whom the unseen cards lie, and how many of the seats still
-    to play it counts as opponents: a friend not known yet is one of several); ``outside``
+    of other players, among whom the unseen cards lie, how many of the seats still
+    to play it counts as opponents: a friend not known yet is one of several, and how
+    many of them are known partners); ``outside``
     the cards it has not seen (not in its hand, the finished tricks or this one) and
     ``opp_behind`` how many seats still to play are not known partners; ``scoring``
     whether the profile scores tricks, whether the follower takes a partner's
@@ -381,10 +384,11 @@ def follow_club_nb(
       unless they beat it three times in four (each unseen card that beats it is
       behind with odds the seats behind over the other players): then the trick is
       given up cheaply (second hand low: a card that the seats behind beat only feeds
-      their trick).
+      their trick). Not taking it, with only known partners behind and an unseen card
+      that beats the trick, it gives them a side point card.
     - In trick-scored profiles every trick is worth winning and points are not fed.
     """
-    suit, points, joker_power, others, hostile = at
+    suit, points, joker_power, others, hostile, mates_behind = at
     tricks_scored, take_over, hand_size = scoring
     worth_pts = 2 if tricks_scored else points
     if partner_wins:
@@ -430,6 +434,12 @@ def follow_club_nb(
         return _shed_nb(legal, trump, mighty, tricks_scored)
     if wins:
         return cheapest_winner_nb(wins, trump, mighty)
+    if opp_behind == 0 and mates_behind > 0 and not tricks_scored and winners_nb(
+            outside, w, suit, trump, mighty, joker_power):
+        # only partners behind, and one of them may take the trick: feed it a point
+        give = side_points_nb(legal, trump, mighty)
+        if give:
+            return _lowest_rank_nb(give)
     return _shed_nb(legal, trump, mighty, tricks_scored)
 
 
@@ -562,16 +572,18 @@ def shed_nb(legal: np.uint64, trump: int, mighty: int) -> int:
 @njit(cache=True)
 def lead_nb(
     hand: np.uint64, legal: np.uint64, trump: int, trick_no: int, demand_card: int,
-    declarer_side: bool, seen: np.uint64, mighty: int, joker: tuple[bool, bool],
+    side: tuple[bool, bool], seen: np.uint64, mighty: int, joker: tuple[bool, bool],
     hunter_tricks: int, club: bool, gone: np.uint64,
 ) -> tuple[int, int, bool]:
     """The heuristic leader's (card, joker suit named or -1, demand): ``demand_card`` the
-    card that may demand the joker now (-1 if none), ``seen`` every card of the finished
+    card that may demand the joker now (-1 if none), ``side`` whether the leader is on the
+    declarer's side and whether the profile scores card points, ``seen`` every card of the finished
     tricks, ``hunter_tricks`` the profile's tricks where the hunter may demand, ``joker``
     whether a joker led now has power and whether it has none from the next trick on;
     ``gone`` the card kinds of which no copy is left outside its hand (:func:`gone_kinds_nb`),
     which the heuristic counts by copies where the baseline takes a kind seen once as
     gone; ``club`` whether it plays as the heuristic or the baseline."""
+    declarer_side, for_points = side
     # 1. hunt the joker while it is out and not ours
     out = not has_nb(gone, JOKER_BIT) if club else not has_nb(seen, JOKER_BIT)
     if (demand_card >= 0 and has_nb(legal, demand_card) and out
@@ -594,8 +606,14 @@ def lead_nb(
             if club and outside & suit_mask_nb(trump) & above_nb(top) & ~bit_nb(mighty):
                 return lowest_card_nb(trumps), -1, False  # no king led into the ace
             return top, -1, False
-    # 3. cash a sure winner: the highest outstanding card of a side suit
+    # 3. cash a sure winner: the highest outstanding card of a side suit; in point games a
+    # defender (the heuristic) not while Mighty or the joker is out, whose holder would
+    # take the ace and the points with it, and it leads Mighty's suit to draw Mighty out
+    attack = club and for_points and not declarer_side
+    cash = not attack or not outside & (bit_nb(mighty) | _JOKER_MASK)
     for suit in range(4):
+        if not cash:
+            break
         if suit == trump:
             continue
         mine = legal & suit_mask_nb(suit)
@@ -618,6 +636,8 @@ def lead_nb(
             key += 400
         if is_point_nb(c):
             key += 200
+        if attack and suit == mighty // 13 and suit != trump and outside & bit_nb(mighty):
+            key -= 100  # a defender's Mighty attack: Mighty's suit may draw it out
         if key < best_key:
             best, best_key = c, key
     if best < 0:
