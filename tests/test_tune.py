@@ -89,6 +89,11 @@ def test_a_mistuned_field_is_found_out_and_corrected() -> None:
     assert first.parameter == "bid_base" and first.new > first.old
     assert first.adopted and first.ci_low > 0
     assert result.params.bid_base >= timid.bid_base + 2
+    # a step is adopted only when fresh deals confirm it; confirmation is asked only of
+    # steps that passed the first test
+    for step in result.steps:
+        assert step.adopted == (step.ci_low > 0 and step.confirm_low > 0)
+        assert (step.confirm_low == step.confirm_low) == (step.ci_low > 0)
 
 
 def test_tune_command_writes_a_file_the_players_accept(tmp_path: Path) -> None:

@@ -4,10 +4,12 @@ Best response on common random numbers, iterated to a fixed point. The field pla
 current values; one seat at a time deviates by one step of one parameter (up or down),
 and its payout minus the field player's payout in that seat, on the same deals against
 the same opponents (a duplicate duel, :mod:`.duel`), is the gain of the step. A step
-whose gain is positive by the lower end of its 95% interval is adopted by the whole
-field, and the parameter keeps moving that way while the next step pays too. Where a
-step changes no decision at all (or, for the thresholds of rare choices such as NT,
-does not lose by its interval), the next one is tried, up to ``PLATEAU`` steps away. A round
+whose gain is positive by the lower end of its 95% interval, and again on fresh deals
+(a round tries dozens of steps, and one in forty passes one such test by chance), is
+adopted by the whole field, and the parameter keeps moving that way while the next step
+pays too. Where a step changes no decision at all (or, for the thresholds of rare choices
+such as NT, does not lose by its interval), the next one is tried, up to ``PLATEAU``
+steps away. A round
 tries every parameter; the values are a fixed point when a whole round adopts nothing
 (no single step pays). Each round plays fresh deals (seed + round), so the values do not
 fit one sample.
@@ -40,6 +42,8 @@ THRESHOLDS = ("nt_margin", "solo_threshold", "weak_show", "raise_margin", "frien
 changes few decisions, the search looks further while a step does not lose by its 95%
 interval."""
 PLATEAU = 16
+CONFIRM_SEED = 500_009
+"""Offset of the seed of the fresh deals that confirm a step before it is adopted."""
 """Most steps looked ahead past steps that do not pay."""
 
 
@@ -55,6 +59,9 @@ class Step:
     ci_low: float
     ci_high: float
     adopted: bool
+    confirm_low: float = math.nan
+    """The lower end of the step's gain on fresh deals, asked only when ``ci_low`` is
+    above zero: the step is adopted when both are."""
 
 
 @dataclass
@@ -138,6 +145,7 @@ def tune(
         round_seed = seed + 1_000_003 * r
         moved = False
         field_ = _Field(profile, params, deals, round_seed)
+        fresh: _Field | None = None  # the confirming duels' field, made when first asked
         for name in PARAM_NAMES:
             if not decides(profile, name) or (
                     name == "nt_margin" and params.strain_fit):  # fitted to odds
@@ -153,9 +161,15 @@ def tune(
                     if deviant is None:
                         break
                     gain, low, high = field_.gain(deviant)
-                    adopted = low > 0
+                    confirm = math.nan
+                    if low > 0:  # confirmed on fresh deals: of the dozens of steps a
+                        # round tries, one in forty passes a single test by chance
+                        if fresh is None:
+                            fresh = _Field(profile, params, deals, round_seed + CONFIRM_SEED)
+                        confirm = fresh.gain(deviant)[1]
+                    adopted = low > 0 and confirm > 0
                     step = Step(r + 1, name, getattr(params, name), getattr(deviant, name),
-                                gain, low, high, adopted)
+                                gain, low, high, adopted, confirm)
                     result.steps.append(step)
                     if report is not None:
                         report(step)
@@ -167,6 +181,7 @@ def tune(
                         break
                     direction, moved, params, k = sign, True, deviant, 1
                     field_ = _Field(profile, params, deals, round_seed)
+                    fresh = None
         result.params = params
         if not moved:
             result.converged = True

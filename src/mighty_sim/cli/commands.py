@@ -688,9 +688,11 @@ def tune(profile: str, deals: int, seed: int, rounds: int, start_file: Path | No
     t0 = time.perf_counter()
 
     def show(step: Any) -> None:
+        again = ("" if step.confirm_low != step.confirm_low else  # NaN: not asked
+                 f", on fresh deals lower end {step.confirm_low:+.3f}")
         click.echo(f"round {step.round}: {step.parameter} {step.old:g} -> {step.new:g}: "
                    f"gain {step.gain:+.3f} a deal (95% CI {step.ci_low:+.3f} to "
-                   f"{step.ci_high:+.3f}) {'adopted' if step.adopted else 'kept'}")
+                   f"{step.ci_high:+.3f}{again}) {'adopted' if step.adopted else 'kept'}")
 
     result = run_tune(p, deals=deals, seed=seed, rounds=rounds, start=start, report=show)
     seconds = time.perf_counter() - t0
