@@ -7,7 +7,7 @@ lowest of its suit in hand), their number and mean cost, then, for the leads tha
 something, the kinds of the best cards instead.
 
     .venv/bin/python analysis/lead_alternatives.py [--players heuristic] [--games 300]
-        [--seed 2] [--tricks 3 4] [--profile standard] [--rows 25]
+        [--seed 2] [--tricks 3 4] [--profile standard] [--rows 25] [--winner]
 
 Each trick earlier costs about five times the search (300 deals from trick 3: minutes).
 """
@@ -21,10 +21,10 @@ from mighty_sim.analysis.card_costs import lead_kind
 from mighty_sim.engine.batch import play_batch
 from mighty_sim.engine.players import parse_players
 from mighty_sim.engine.search import TOP, Position, recorded_positions, solve_position
-from mighty_sim.kernels.layout import T_CARDS, T_LEADER
+from mighty_sim.kernels.layout import MAX_PLAYERS, T_CARDS, T_DEMAND, T_JOKER_SUIT, T_LEADER
 from mighty_sim.kernels.loop.play_nb import H_SEEN, apply_play_nb, legal_now_nb
 from mighty_sim.kernels.params import compile_profile
-from mighty_sim.kernels.rules.rules_nb import JOKER_BIT, NO_TRUMP, mighty_of_nb
+from mighty_sim.kernels.rules.rules_nb import JOKER_BIT, NO_TRUMP, mighty_of_nb, trick_winner_nb
 from mighty_sim.rules.profile import load_profile
 
 ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -34,6 +34,8 @@ ap.add_argument("--seed", type=int, default=2)
 ap.add_argument("--tricks", type=int, nargs="+", default=[3, 4])
 ap.add_argument("--profile", default="standard")
 ap.add_argument("--rows", type=int, default=25)
+ap.add_argument("--winner", action="store_true",
+                help="group each lead also by who took its trick (won, lost, ruffed)")
 args = ap.parse_args()
 
 profile = load_profile(args.profile)
@@ -73,8 +75,17 @@ for row in played:
                 apply_play_nb(s2, h2, tr2, leader, c, named, False, params, False, batch.ti, 0)
                 value[c] = solve_position(Position(s2, h2, tr2, params), guess=TOP).value
         best = max(value.values()) if ours else min(value.values())
-        key = ("declarer's side" if ours else "defence",
-               lead_kind(card, trump, mighty, outside, hand))
+        kind = lead_kind(card, trump, mighty, outside, hand)
+        if args.winner:  # who took the trick as played, and whether by another suit
+            cards = np.full(MAX_PLAYERS, -1, np.int64)
+            cards[:n] = rec[T_CARDS:T_CARDS + n]
+            at = trick_winner_nb(cards, n, trump, pos.trick_no, int(rec[T_JOKER_SUIT]),
+                                 bool(rec[T_DEMAND]), params)
+            took = (leader + at) % n in (declarer[row], friend[row])
+            ruffed = card != JOKER_BIT and cards[at] // 13 != card // 13
+            kind += (" / won" if took == ours else
+                     " / lost, ruffed" if ruffed else " / lost")
+        key = ("declarer's side" if ours else "defence", kind)
         leads[key] += 1
         cost[key] += abs(best - value[card])
         if best != value[card]:
