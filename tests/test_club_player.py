@@ -79,6 +79,19 @@ def _follow(policy: str, profile_name: str, hand: str, legal: str, played: str,
     return int(card)
 
 
+def _lead(club: bool, hand: str, when: tuple[str, int], declarer_side: bool,
+          seen: str) -> int:
+    """The card a leader plays in a one-deck point game: ``when`` the trump (not
+    spades: Mighty is the spade ace) and the trick's number, ``seen`` the cards of the
+    finished tricks; the joker keeps its power in this trick and the next."""
+    mask, seen_mask = np.uint64(parse_cards(hand)), np.uint64(parse_cards(seen))
+    trump, trick_no = when
+    card, _, _ = lead_nb(mask, mask, TRUMPS.index(trump), trick_no, -1,
+                         (declarer_side, True), seen_mask, _card("AS"), (True, False), 0,
+                         club, mask | seen_mask)
+    return int(card)
+
+
 @pytest.mark.parametrize("policy", ["heuristic", "baseline"])
 def test_a_weak_hand_with_mighty_and_the_joker_is_played(policy: str) -> None:
     """The scale counts the joker -1 and Mighty 0: this hand may be shown as weak. No
@@ -233,15 +246,10 @@ def test_trumps_are_drawn_low_while_a_higher_trump_is_out(policy: str) -> None:
     """The declarer draws trumps (hearts) holding K 7 3 with the ace out: the king led
     falls to the ace. The heuristic leads the 3 and keeps the king over the ace; with the
     ace gone it leads the king, now the top trump. The baseline led the king either way."""
-    hand = np.uint64(parse_cards("KH 7H 3H 5C 9D"))
     club = policy == "heuristic"
     for seen, want in (("2S 3S 4S 5S 6S", "3H" if club else "KH"),
                        ("AH 2H 2S 3S 4S", "KH")):
-        gone = hand | np.uint64(parse_cards(seen))
-        card, _, _ = lead_nb(hand, hand, TRUMPS.index("H"), 3, -1, (True, True),
-                             np.uint64(parse_cards(seen)), _card("AS"), (True, False), 0,
-                             club, gone)
-        assert card == _card(want), seen
+        assert _lead(club, "KH 7H 3H 5C 9D", ("H", 3), True, seen) == _card(want), seen
 
 
 @pytest.mark.parametrize("policy", ["heuristic", "baseline"])
@@ -250,15 +258,10 @@ def test_a_defender_keeps_its_ace_from_mighty_and_the_joker(policy: str) -> None
     the joker are out their holders take the ace and the points with it: the heuristic
     leads a low spade instead, Mighty's suit, which may draw Mighty out (a Mighty
     attack); once both are gone it cashes the ace. The baseline cashes it at once."""
-    hand = np.uint64(parse_cards("AH 7H 4S 5S 6S 9C"))
     club = policy == "heuristic"
     for seen, want in (("2H 3H 2C 3C 4C", "4S" if club else "AH"),
                        ("AS JK 2C 3C 4C", "AH")):
-        gone = hand | np.uint64(parse_cards(seen))
-        card, _, _ = lead_nb(hand, hand, TRUMPS.index("D"), 4, -1, (False, True),
-                             np.uint64(parse_cards(seen)), _card("AS"), (True, False), 0,
-                             club, gone)
-        assert card == _card(want), seen
+        assert _lead(club, "AH 7H 4S 5S 6S 9C", ("D", 4), False, seen) == _card(want), seen
 
 
 @pytest.mark.parametrize("policy", ["heuristic", "baseline"])
