@@ -673,7 +673,8 @@ def tune(profile: str, deals: int, seed: int, rounds: int, start_file: Path | No
 
     The field plays the current values; one seat deviates by one step of one value and
     the step is adopted by all when it pays (duplicate duel, lower end of the 95% interval
-    above zero). Rounds repeat until no single step pays. The file written is used with
+    above zero, and again on fresh deals). Rounds repeat until no single step pays. The
+    file written is used with
     --players heuristic@FILE by simulate, odds, duel and compare.
     """
     from ..analysis.tune import tune as run_tune
