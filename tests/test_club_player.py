@@ -134,6 +134,17 @@ def test_the_holder_of_mighty_lets_another_seat_declare(policy: str) -> None:
     over, _ = auction_decide_nb(POLICIES[policy], pp, _st(), other, False,
                                 bid_ceiling_nb(s2, pp, params) - 1, t2, params, t2, s2)
     assert over > 0
+    # where no friend is called (russian-3p) the holder of Mighty is nobody's friend: the
+    # margin is not played, whatever its value
+    params3 = compile_profile(load_profile("russian-3p"))
+    pp3 = _pp("russian-3p")
+    pp3[PP_FRIEND_MARGIN] = pp[PP_FRIEND_MARGIN]
+    hand3 = np.uint64(parse_cards("AS AH KH QH JH 10H 9H 8H 7C 7D"))  # its 7-to-ace deck
+    t3, s3 = best_strain_nb(hand3, params3, pp3)
+    assert t3 != TRUMPS.index("S")
+    alone, _ = auction_decide_nb(POLICIES[policy], pp3, _st(), hand3, False,
+                                 bid_ceiling_nb(s3, pp3, params3) - 1, t3, params3, t3, s3)
+    assert alone > 0
 
 
 @pytest.mark.parametrize("policy", ["heuristic", "baseline"])

@@ -112,12 +112,15 @@ def _clamped(params: HeuristicParams, name: str, value: float) -> HeuristicParam
 
 def decides(profile: RuleProfile, name: str) -> bool:
     """Whether parameter ``name`` can change a decision under ``profile``'s rules: no
-    weak hand is shown where the rules have no weak-hand redeal, and no bid is raised
-    after the exchange where they allow no raise (a trump change is no raise).
+    weak hand is shown where the rules have no weak-hand redeal, no bid is raised
+    after the exchange where they allow no raise (a trump change is no raise), and no
+    holder of Mighty is sure to be the friend where no friend is called.
 
     >>> from mighty_sim.rules.profile import load_profile
     >>> [decides(load_profile("russian-7p"), n) for n in ("weak_show", "raise_margin")]
     [False, False]
+    >>> decides(load_profile("russian-3p"), "friend_margin")  # no friend is called
+    False
     """
     if name == "weak_show":
         return profile.weak_hand_when != "never"
@@ -125,6 +128,8 @@ def decides(profile: RuleProfile, name: str) -> bool:
         return False
     if name == "raise_margin":
         return profile.raise_after_exchange or profile.raise_rule == "rank-gap"
+    if name == "friend_margin":  # Mighty's holder is the friend only of a called friend
+        return "called" in profile.friend_modes
     return True
 
 

@@ -6,6 +6,7 @@ Bad input gives a one-line error on stderr and exit code 2, never a traceback.
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import sys
@@ -689,7 +690,7 @@ def tune(profile: str, deals: int, seed: int, rounds: int, start_file: Path | No
     t0 = time.perf_counter()
 
     def show(step: Any) -> None:
-        again = ("" if step.confirm_low != step.confirm_low else  # NaN: not asked
+        again = ("" if math.isnan(step.confirm_low) else  # not asked
                  f", on fresh deals lower end {step.confirm_low:+.3f}")
         click.echo(f"round {step.round}: {step.parameter} {step.old:g} -> {step.new:g}: "
                    f"gain {step.gain:+.3f} a deal (95% CI {step.ci_low:+.3f} to "

@@ -337,12 +337,6 @@ def jokers_held_nb(h: np.ndarray, seat: int) -> int:
     return popcount_nb(h[seat] & JOKER_PAIR) + popcount_nb(h[H_PLANE1 + seat] & JOKER_PAIR)
 
 
-@njit(cache=True, inline="always")
-def jokers_left_nb(h: np.ndarray, seat: int, jokers: int) -> int:
-    """Jokers ``seat`` has neither in its hand nor seen played (two decks)."""
-    return jokers - jokers_held_nb(h, seat) - int(h[H_JOKERS_SEEN])
-
-
 @njit(cache=True)
 def infer_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, seat: int, card: int,
              params: np.ndarray) -> None:

@@ -611,9 +611,7 @@ def lead_nb(
     # take the ace and the points with it, and it leads Mighty's suit to draw Mighty out
     attack = club and for_points and not declarer_side
     cash = not attack or not outside & (bit_nb(mighty) | _JOKER_MASK)
-    for suit in range(4):
-        if not cash:
-            break
+    for suit in range(4 if cash else 0):
         if suit == trump:
             continue
         mine = legal & suit_mask_nb(suit)

@@ -15,8 +15,9 @@ unchanged as a yardstick for duels (it differs where marked below):
   strength + aggressiveness`` points (in trick-bid profiles, that share of the tricks;
   with two decks, the whole hand's strength and the points in proportion) in its
   best strain, making the lowest bid that beats the standing one. Over another seat's
-  contract it bids ``friend_margin`` points less while it holds that contract's Mighty:
-  the declarer will call it as friend. (baseline: no such margin.)
+  contract it bids ``friend_margin`` points less while it holds that contract's Mighty,
+  where the rules let the declarer call a friend: the declarer will call it.
+  (baseline: no such margin.)
 - **Weak hands.** It shows a weak hand (by the profile's scale) only when the hand's
   strength in its best strain is below ``weak_show``: Mighty and the joker alone make
   4.5, so such a hand is played. (baseline: whenever it may.)
@@ -365,8 +366,8 @@ def auction_decide_nb(
     if can_weak and (policy == POLICY_BASELINE or strength < pp[PP_WEAK_SHOW]):
         return WEAK, 0
     ceiling = bid_ceiling_nb(strength, pp, params)
-    if high_number > 0 and policy != POLICY_BASELINE and has_nb(
-            hand, mighty_of_nb(params, high_trump)):
+    if high_number > 0 and policy != POLICY_BASELINE and mode_allowed_nb(
+            params, MODE_CALLED) and has_nb(hand, mighty_of_nb(params, high_trump)):
         # another seat's contract, whose declarer calls this hand's Mighty as friend:
         # bidding over it raises what the side must make
         ceiling -= int(pp[PP_FRIEND_MARGIN])
@@ -510,6 +511,15 @@ def blind_raise_decide_nb(
     return bid, trump
 
 
+@njit(cache=True, inline="always")
+def mode_allowed_nb(params: np.ndarray, mode: int) -> bool:
+    """Whether the profile lets the declarer choose friend ``mode``."""
+    for k in range(params[P_FRIEND_MODE_COUNT]):
+        if params[P_FRIEND_MODE_0 + k] == mode:
+            return True
+    return False
+
+
 @njit(cache=True)
 def friend_decide_nb(
     policy: int, pp: np.ndarray, st: np.ndarray, hand: np.uint64, discards: np.uint64,
@@ -527,12 +537,9 @@ def friend_decide_nb(
         if mode != MODE_NONE and lead_request_ok and chance_nb(st, 1, 2):
             request = below_nb(st, 4)
         return mode, card, request
-    allowed_called, allowed_first, allowed_none = False, False, False
-    for k in range(n_modes):
-        m = params[P_FRIEND_MODE_0 + k]
-        allowed_called |= m == MODE_CALLED
-        allowed_first |= m == MODE_FIRST_TRICK
-        allowed_none |= m == MODE_NONE
+    allowed_called = mode_allowed_nb(params, MODE_CALLED)
+    allowed_first = mode_allowed_nb(params, MODE_FIRST_TRICK)
+    allowed_none = mode_allowed_nb(params, MODE_NONE)
     monster = pp[PP_SOLO_THRESHOLD] * params[P_HAND_SIZE] / 10.0  # per ten cards
     if allowed_none and (strength_nb(hand, trump, params) >= monster or not (
             allowed_called or allowed_first)):
