@@ -61,11 +61,15 @@ def _st() -> np.ndarray:
 
 def _follow(policy: str, profile_name: str, hand: str, legal: str, played: str,
             seat_at: tuple[int, int, int, int], partners: int, behind: tuple[int, float],
-            ) -> int:
+            declarer_side: bool | None = None) -> int:
     """The card ``policy`` follows with: ``played`` the trick's cards so far, ``seat_at``
     (the seat, the leader, the trump, the trick's number); ``behind`` (the seats still to
-    play, how many of them it counts as opponents). The cards it has not seen are all
-    but its hand and the trick's (no trick finished before counted: a test's choice)."""
+    play, how many of them it counts as opponents); ``declarer_side`` whether it is on
+    the declarer's side (by default when it knows partners). The cards it has not seen
+    are all but its hand and the trick's (no trick finished before counted: a test's
+    choice)."""
+    if declarer_side is None:
+        declarer_side = partners != 0
     params = compile_profile(load_profile(profile_name))
     seat, leader, trump, trick_no = seat_at
     cards = [_card(c) for c in played.split()]
@@ -74,7 +78,7 @@ def _follow(policy: str, profile_name: str, hand: str, legal: str, played: str,
     at = (trick, len(cards), leader, trump, trick_no, -1, False, -1)
     gone = np.uint64(parse_cards(hand) | parse_cards(played))
     card, _, _ = play_decide_nb(POLICIES[policy], _st(), seat, np.uint64(parse_cards(hand)),
-                                np.uint64(parse_cards(legal)), at, partners, partners != 0,
+                                np.uint64(parse_cards(legal)), at, partners, declarer_side,
                                 (np.uint64(0), gone, behind[0], behind[1]), 5, params, -1)
     return int(card)
 
@@ -282,8 +286,22 @@ def test_a_point_is_fed_to_the_partners_behind(policy: str) -> None:
     to play and the ace of hearts is out. The heuristic gives them QC; the baseline
     throws its cheapest card."""
     card = _follow(policy, "standard", "QC 5C 9D 4D", "QC 5C 9D 4D", "KH 3H",
-                   (2, 0, TRUMPS.index("S"), 5), 0b11000, (0b11000, 0.0))
+                   (2, 0, TRUMPS.index("S"), 5), 0b11000, (0b11000, 0.0), False)
     assert card == (_card("QC") if policy == "heuristic" else _card("4D"))
+
+
+@pytest.mark.parametrize("policy", ["heuristic", "baseline"])
+def test_a_defender_feeds_a_king_and_keeps_an_ace(policy: str) -> None:
+    """Trick 6, spades trump, the sides known: the declarer leads 5H, the defender second
+    to play is void in hearts and cannot take the trick; its two partners and the friend
+    are still to play. The heuristic's fitted choice gives its partners' likely trick
+    the king of clubs, which the unseen ace would take later; holding the ace of clubs
+    instead, a card that stands, it keeps it and throws 3C. The baseline throws its
+    cheapest card both times (so did the heuristic before the fitted choice)."""
+    for hand, want in (("KC 3C 4D 9D", "KC"), ("AC 3C 4D 9D", "3C")):
+        card = _follow(policy, "standard", hand, hand, "5H", (1, 0, TRUMPS.index("S"), 6),
+                       0b01100, (0b11100, 1.0), False)
+        assert card == _card(want if policy == "heuristic" else "3C"), hand
 
 
 @pytest.mark.parametrize("policy", ["heuristic", "baseline"])

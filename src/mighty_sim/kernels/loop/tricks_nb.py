@@ -48,6 +48,7 @@ from ..params import (
     P_MIGHTY_SETS_FROM,
 )
 from ..players.play_policy_nb import (
+    fitted_nb,
     follow_club_nb,
     follow_nb,
     hostile_behind_nb,
@@ -302,6 +303,7 @@ def play_tricks_nb(
             baseline_seats |= 1 << p
     tricks_scored = params[P_BID_UNIT] == BID_TRICKS
     take_over = takes_over_nb(params)
+    fitted = fitted_nb(params)
     seen2 = h[H_SEEN2]  # two decks: kinds both copies of which were played
     jokers_seen = int(h[H_JOKERS_SEEN])
     jokers = params[P_JOKERS]
@@ -384,7 +386,7 @@ def play_tricks_nb(
                             (suit, trick_points, power, n - 1, hostile,
                              popcount_nb(np.uint64(behind & mine))), ~gone,
                             opp_behind, trick_no, trump, r.mighty,
-                            (tricks_scored, take_over, hand_size))
+                            (tricks_scored, take_over, hand_size, fitted and not ours))
                     named, demand = -1, False
                 else:  # the heuristic, which draws nothing
                     behind = seats_behind_nb(n, leader, seat)

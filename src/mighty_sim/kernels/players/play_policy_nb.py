@@ -47,9 +47,11 @@ from ..rules.rules_nb import (
     suit_to_follow_nb,
     trick_winner_nb,
 )
+from .shed_fit import fitted_shed_nb
 
 _RANK_0 = np.uint64(sum(1 << (13 * s) for s in range(4)))  # the 2 of every suit
 _JOKER_MASK = np.uint64(1 << JOKER_BIT)
+_DECK = np.uint64((1 << (JOKER_BIT + 1)) - 1)
 _RANKS = np.uint64(0x1FFF)  # the 13 ranks of one suit
 
 
@@ -178,7 +180,8 @@ def play_decide_nb(
         legal, w, partner_wins, wins, (suit, points, joker_power, players - 1, hostile,
                                        popcount_nb(np.uint64(behind & partner_mask))),
         ~gone, opp_behind, trick_no, trump, mighty,
-        (params[P_BID_UNIT] == BID_TRICKS, takes_over_nb(params), params[P_HAND_SIZE]))
+        (params[P_BID_UNIT] == BID_TRICKS, takes_over_nb(params), params[P_HAND_SIZE],
+         fitted_nb(params) and not declarer_side))
     return card, -1, False
 
 
@@ -216,6 +219,16 @@ def takes_over_nb(params: np.ndarray) -> bool:
     declarer's side is one or two seats, it lost duels against the baseline)."""
     return (params[P_BID_UNIT] != BID_TRICKS and params[P_JOKERS] < 2
             and params[P_PLAYERS] >= 5)
+
+
+@njit(cache=True, inline="always")
+def fitted_nb(params: np.ndarray) -> bool:
+    """Whether a heuristic defender that cannot take the trick chooses its card by the
+    fitted score (:mod:`.shed_fit`, fitted on `standard`): in one-deck point games of
+    five players (measured: the yardstick and the duel in `standard` and `russian-5p`; on
+    the declarer's side the fit gained nothing against double-dummy and lost duels)."""
+    return (params[P_BID_UNIT] != BID_TRICKS and params[P_JOKERS] < 2
+            and params[P_PLAYERS] == 5)
 
 
 @njit(cache=True, inline="always")
@@ -359,7 +372,7 @@ def threats_nb(outside: np.uint64, suit: int, trump: int, mighty: int, points: i
 def follow_club_nb(
     legal: np.uint64, w: int, partner_wins: bool, wins: np.uint64,
     at: tuple[int, int, bool, int, float, int], outside: np.uint64, opp_behind: int,
-    trick_no: int, trump: int, mighty: int, scoring: tuple[bool, bool, int],
+    trick_no: int, trump: int, mighty: int, scoring: tuple[bool, bool, int, bool],
 ) -> int:
     """The heuristic follower's card, reasoning about the seats still to play.
 
@@ -371,8 +384,12 @@ def follow_club_nb(
     the cards it has not seen (not in its hand, the finished tricks or this one) and
     ``opp_behind`` how many seats still to play are not known partners; ``scoring``
     whether the profile scores tricks, whether the follower takes a partner's
-    threatened trick over (:func:`takes_over_nb`), and the hand size (the tricks).
+    threatened trick over (:func:`takes_over_nb`), the hand size (the tricks) and
+    whether a card that cannot take the trick is chosen by the fitted score (a
+    defender, where :func:`fitted_nb`).
 
+    - No card takes the trick, the fitted score chooses: the card of lowest
+      :func:`.shed_fit.fitted_shed_nb`. Otherwise:
     - A known partner wins: with no opponent behind, or a card no unseen card beats,
       it is given the lowest side point card; otherwise the follower takes the trick
       over with its cheapest card that stands against the unseen cards when the trick
@@ -389,8 +406,15 @@ def follow_club_nb(
     - In trick-scored profiles every trick is worth winning and points are not fed.
     """
     suit, points, joker_power, others, hostile, mates_behind = at
-    tricks_scored, take_over, hand_size = scoring
+    tricks_scored, take_over, hand_size, fitted = scoring
     worth_pts = 2 if tricks_scored else points
+    if fitted and not (winners_nb(legal, w, suit, trump, mighty, joker_power)
+                       if partner_wins else wins):
+        # a defender no card of which takes the trick: the fitted choice (shed_fit)
+        beat = popcount_nb(winners_nb(outside & _DECK, w, suit, trump, mighty, joker_power))
+        return fitted_shed_nb(legal, outside, beat, trump, mighty,
+                              (partner_wins, mates_behind, opp_behind,
+                               hand_size + 1 - trick_no, hand_size - trick_no))
     if partner_wins:
         if opp_behind == 0 or not winners_nb(
                 threats_nb(outside, suit, trump, mighty, max(worth_pts, 2), opp_behind), w,

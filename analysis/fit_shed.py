@@ -1,0 +1,186 @@
+"""Fit the defender's choice of a card that does not take the trick
+(mighty_sim.kernels.players.shed_fit) to double-dummy play: on deals the heuristic plays,
+every follow of a defender no legal card of which takes the trick (tricks 5 to 9) is
+taken up, each legal card played in turn and the rest of the deal solved; a card's cost
+is its par less the best card's, from the defence's side. The weights are the
+least-squares fit of the costs less their follow's mean. Prints, on the test seed's
+deals, the cost a deal of the cards the fitted score chooses against those the
+heuristic played, and the weights.
+
+The positions come from the heuristic's own play, which uses the weights in force: run
+again after adopting new weights, the script gives the next iterate.
+
+    .venv/bin/python analysis/fit_shed.py [--games 8000] [--train 3] [--test 4]
+"""
+
+import argparse
+
+import numpy as np
+
+from mighty_sim.engine.batch import play_batch
+from mighty_sim.engine.players import parse_players
+from mighty_sim.engine.search import TOP, Position, recorded_positions, solve_position
+from mighty_sim.kernels.layout import T_CARDS, T_DEMAND, T_JOKER_SUIT, T_LEADER
+from mighty_sim.kernels.loop.play_nb import (
+    H_SEEN,
+    S_FRIEND,
+    S_KIND,
+    S_REVEALED,
+    apply_play_nb,
+    legal_now_nb,
+    partners_of_nb,
+)
+from mighty_sim.kernels.params import compile_profile
+from mighty_sim.kernels.players.shed_fit import FEATURES, WEIGHTS, chance_nb
+from mighty_sim.kernels.rules.rules_nb import (
+    JOKER_BIT,
+    NO_TRUMP,
+    is_point_nb,
+    mighty_of_nb,
+    trick_winner_nb,
+)
+from mighty_sim.rules.profile import load_profile
+
+ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+ap.add_argument("--games", type=int, default=8000, help="deals of the training seed")
+ap.add_argument("--train", type=int, default=3, help="the training deals' seed")
+ap.add_argument("--test", type=int, default=4, help="the test deals' seed (half as many)")
+args = ap.parse_args()
+
+profile = load_profile("standard")
+params = compile_profile(profile)
+N, HAND = profile.players, profile.hand_size
+EVERY = (1 << (JOKER_BIT + 1)) - 1
+
+
+def popcount(x: int) -> int:
+    return bin(x).count("1")
+
+
+def takes(trick: tuple, card: int) -> bool:
+    """Whether ``card`` played next takes the trick: ``trick`` is (its cards, how many
+    are played, the trump, the trick's number, the joker's named suit, the demand)."""
+    cards, k, trump, trick_no, named, demand = trick
+    cards = cards.copy()
+    cards[k] = card
+    return trick_winner_nb(cards, k + 1, trump, trick_no, named, demand, params) == k
+
+
+def collect(seed: int, games: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """(features, costs, follow ids, chosen flags) of every legal card of the defenders'
+    follows that cannot take the trick, and the deals played."""
+    batch = play_batch(profile, seed=seed, game_start=0, games=games,
+                       players=parse_players("heuristic", N), record_tricks=True)
+    played = np.flatnonzero(batch.played())
+    declarer, friend = batch.column("declarer"), batch.column("friend_seat")
+    feats, costs, ids, chosen = [], [], [], []
+    follow = 0
+    for i, row in enumerate(played):
+        first = i * HAND
+        trump = int(batch.column("trump")[row])
+        mighty = int(mighty_of_nb(params, trump))
+        for pos in recorded_positions(batch, row, profile, 5):
+            if pos.trick_no > HAND - 1:
+                continue
+            rec = batch.ti[first + pos.trick_no - 1]
+            leader, named = int(rec[T_LEADER]), int(rec[T_JOKER_SUIT])
+            demand = bool(rec[T_DEMAND])
+            s, h, tr = pos.state.copy(), pos.hands.copy(), pos.trick.copy()
+            for k in range(N):
+                card, seat = int(rec[T_CARDS + k]), (leader + k) % N
+                if k > 0 and seat not in (declarer[row], friend[row]):
+                    legal = int(legal_now_nb(s, h, tr, seat, params))
+                    cands = [c for c in range(JOKER_BIT + 1) if legal >> c & 1]
+                    trick = (tr, k, trump, pos.trick_no, named, demand)
+                    if len(cands) > 1 and not any(takes(trick, c) for c in cands):
+                        value = {}
+                        for c in cands:
+                            s2, h2, tr2 = s.copy(), h.copy(), tr.copy()
+                            apply_play_nb(s2, h2, tr2, seat, c, -1, False, params, False,
+                                          batch.ti, 0)
+                            value[c] = solve_position(Position(s2, h2, tr2, params),
+                                                      guess=TOP).value
+                        best = min(value.values())  # the defence's view: the least par
+                        hand = int(h[seat])
+                        in_trick = sum(1 << int(tr[j]) for j in range(k))
+                        outside = EVERY & ~hand & ~int(h[H_SEEN]) & ~in_trick
+                        mine = int(partners_of_nb(seat, N, int(declarer[row]),
+                                                  int(s[S_FRIEND]), bool(s[S_REVEALED]),
+                                                  int(s[S_KIND])))
+                        win = trick_winner_nb(tr, k, trump, pos.trick_no, named, demand,
+                                              params)
+                        at = dict(
+                            pw=(mine >> ((leader + win) % N)) & 1,
+                            mates=sum((mine >> ((leader + j) % N)) & 1 for j in range(k + 1, N)),
+                            left=HAND + 1 - pos.trick_no, after=HAND - pos.trick_no,
+                            beat=sum(takes(trick, u) for u in range(JOKER_BIT + 1)
+                                     if outside >> u & 1))
+                        at["opps"] = N - 1 - k - at["mates"]
+                        for c in cands:
+                            feats.append(features(c, legal, outside, trump, mighty, at))
+                            costs.append(value[c] - best)
+                            ids.append(follow)
+                            chosen.append(c == card)
+                        follow += 1
+                apply_play_nb(s, h, tr, seat, card, named if k == 0 else -1,
+                              demand and k == 0, params, False, batch.ti, 0)
+    return (np.array(feats), np.array(costs, float), np.array(ids),
+            np.array(chosen)), len(played)
+
+
+def features(c: int, legal: int, outside: int, trump: int, mighty: int, at: dict) -> list:
+    """The features of ``FEATURES`` for card ``c`` (as shed_fit.fitted_shed_nb)."""
+    special = c in (JOKER_BIT, mighty)
+    pw = float(at["pw"])
+    unseen = popcount(outside)
+    p_mate = (1 - pw) * chance_nb(unseen, at["beat"], at["mates"] * at["left"])
+    p_opp = (1 - pw) * chance_nb(unseen, at["beat"], at["opps"] * at["left"])
+    late = float(at["after"] <= 2)
+    f = [0.0] * len(FEATURES)
+    f[2] = float(special)
+    if c == JOKER_BIT:
+        f[7] = 13 / 12
+        return f
+    su, rank = c // 13, (c % 13) / 12
+    trumpc = float(su == trump and trump != NO_TRUMP and not special)
+    smask = ((1 << 13) - 1) << (13 * su) & ~(1 << mighty)
+    higher = popcount(outside & smask & ~((2 << c) - 1))
+    held = popcount(legal & smask)
+    master = float(higher == 0 and not trumpc and not special)
+    pt = float(not trumpc and not special and is_point_nb(c))
+    f[0:8] = [pt, trumpc, float(special), master, min(higher, 4) / 4, held / 10,
+              float(held == 1), rank]
+    f[8:19] = [pt * pw, pt * p_mate, pt * p_opp, pt * pw * (at["opps"] > 0), pt * late,
+               master * late, master * pt, trumpc * rank, pt * (outside & smask == 0),
+               master * held / 10, pt * (1 - pw) * (at["mates"] == 0)]
+    return f
+
+
+def demean(a: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """``a`` less its mean over each follow's cards."""
+    _, inv, count = np.unique(ids, return_inverse=True, return_counts=True)
+    sums = np.stack([np.bincount(inv, col) for col in a.reshape(len(a), -1).T], 1)
+    return a - (sums[inv] / count[inv, None]).reshape(a.shape)
+
+
+def chosen_cost(weights: np.ndarray, data: tuple, deals: int) -> tuple[float, float]:
+    """The cost a deal of the cards the score chooses, and of the cards played."""
+    x, cost, ids, played = data
+    order = np.lexsort((x @ weights, ids))
+    first = np.r_[True, ids[order][1:] != ids[order][:-1]]
+    return cost[order[first]].sum() / deals, cost[played].sum() / deals
+
+
+train, train_deals = collect(args.train, args.games)
+test, test_deals = collect(args.test, args.games // 2)
+x, cost, ids, _ = train
+weights, *_ = np.linalg.lstsq(demean(x, ids), demean(cost, ids), rcond=None)
+print(f"{len(np.unique(ids)):,} follows of {train_deals:,} deals (seed {args.train}); "
+      f"test: {test_deals:,} deals (seed {args.test})")
+for name, w in (("fitted now", weights), ("in force", WEIGHTS)):
+    fit_cost, played_cost = chosen_cost(w, test, test_deals)
+    print(f"points a deal given away on the test follows: {name} {fit_cost:.3f}, "
+          f"as played {played_cost:.3f}")
+for name, w in zip(FEATURES, weights, strict=True):
+    print(f"  {w:+.3f}  {name}")
+print("WEIGHTS =", np.round(weights, 3).tolist())
