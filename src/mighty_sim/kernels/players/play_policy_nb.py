@@ -411,7 +411,10 @@ def follow_club_nb(
     if fitted and not (winners_nb(legal, w, suit, trump, mighty, joker_power)
                        if partner_wins else wins):
         # a defender no card of which takes the trick: the fitted choice (shed_fit)
-        beat = popcount_nb(winners_nb(outside & _DECK, w, suit, trump, mighty, joker_power))
+        beat = -1  # counted only where a side point card may be given
+        if side_points_nb(legal, trump, mighty):
+            beat = popcount_nb(winners_nb(outside & _DECK, w, suit, trump, mighty,
+                                          joker_power))
         return fitted_shed_nb(legal, outside, beat, trump, mighty,
                               (partner_wins, mates_behind, opp_behind,
                                hand_size + 1 - trick_no, hand_size - trick_no))

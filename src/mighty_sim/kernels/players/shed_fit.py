@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...rules.cards import FIRST_POINT_RANK
 from .._jit import njit
 from ..rules.rules_nb import (
     JOKER_BIT,
     NO_TRUMP,
     above_nb,
     bit_nb,
-    is_point_nb,
     lowest_card_nb,
     popcount_nb,
     suit_mask_nb,
@@ -48,27 +48,38 @@ FEATURES = (
     "point card, no unseen card of its suit", "highest unseen x cards of its suit held",
     "point card, no partner behind (no partner winning)",
 )
-WEIGHTS = np.array([0.348, -0.176, 2.284, 0.189, -0.14, -0.273, -0.121, 0.028, -0.97,
-                    -0.552, -0.255, 0.377, -0.091, -0.198, 0.211, 1.949, -0.264, -0.48,
-                    -0.248])
-"""Fitted by ``analysis/fit_shed.py`` (8,000 `standard` deals, seed 3; the features in
-the order of ``FEATURES``)."""
+WEIGHTS = np.array([0.343, -0.179, 2.295, 0.204, -0.125, -0.266, -0.108, 0.024, -0.966,
+                    -0.535, -0.244, 0.398, -0.125, -0.16, 0.228, 1.87, -0.26, -0.514,
+                    -0.221])
+"""Fitted by ``analysis/fit_shed.py`` (8,000 `standard` deals, seed 3, played with the
+weights before these; the features in the order of ``FEATURES``)."""
 WEIGHTS.flags.writeable = False
+_W = tuple(float(x) for x in WEIGHTS)
+"""The weights as compile-time constants (a global tuple is folded into the kernel)."""
 _DECK = np.uint64((1 << (JOKER_BIT + 1)) - 1)
+_JOKER = np.uint64(1 << JOKER_BIT)
 
 
 @njit(cache=True, inline="always")
 def chance_nb(unseen: int, beat: int, held: int) -> float:
-    """The chance that ``held`` of ``unseen`` cards, drawn at random, include one of
-    ``beat`` given cards (the product stops where the other cards run out).
+    """The chance that ``held`` of ``unseen`` cards, dealt at random, include one of
+    ``beat`` given cards: one less the chance that none of them is among the held ones,
+    a product over the fewer of the two (one division).
 
-    >>> round(chance_nb(10, 1, 5), 3)
-    0.5
+    >>> round(chance_nb(10, 1, 5), 3), chance_nb(10, 0, 5), chance_nb(10, 6, 5)
+    (0.5, 0.0, 1.0)
     """
-    miss = 1.0
-    for i in range(min(held, unseen - beat)):
-        miss *= (unseen - beat - i) / (unseen - i)
-    return 1.0 - miss
+    if beat <= 0 or held <= 0:
+        return 0.0
+    if held + beat > unseen:
+        return 1.0
+    # the same product over the held cards or over the given ones: the shorter
+    k, other = (beat, held) if beat < held else (held, beat)
+    num, den = 1.0, 1.0
+    for i in range(k):
+        num *= unseen - other - i
+        den *= unseen - i
+    return 1.0 - num / den
 
 
 @njit(cache=True)
@@ -76,45 +87,62 @@ def fitted_shed_nb(legal: np.uint64, outside: np.uint64, beat: int, trump: int, 
                    at: tuple[bool, int, int, int, int]) -> int:
     """The card of ``legal`` (none of which takes the trick) of lowest fitted score, the
     lowest card on a tie. ``outside`` are the cards the seat has not seen, ``beat`` how
-    many of them beat the card winning the trick; ``at`` is (a known partner winning it,
+    many of them beat the card winning the trick (-1, not counted, when no side point
+    card is legal); ``at`` is (a known partner winning it,
     the known partners and the other seats still to play, the cards each of them holds,
     how many tricks follow this one)."""
     partner_wins, mates, opps, left, after = at
-    w = WEIGHTS
+    w = _W
     deck = outside & _DECK
-    unseen = popcount_nb(deck)
-    pw = 1.0 if partner_wins else 0.0
-    p_mate = (1.0 - pw) * chance_nb(unseen, beat, mates * left)
-    p_opp = (1.0 - pw) * chance_nb(unseen, beat, opps * left)
     late = 1.0 if after <= 2 else 0.0
-    # the point card's terms that depend on the trick alone
-    pt_trick = (w[0] + w[8] * pw + w[9] * p_mate + w[10] * p_opp + w[12] * late
-                + w[11] * pw * (1.0 if opps > 0 else 0.0)
-                + w[18] * (1.0 - pw) * (1.0 if mates == 0 else 0.0))
-    best, best_score = -1, np.inf
-    m = legal
-    while m:
-        c = lowest_card_nb(m)
-        m &= ~bit_nb(c)
-        special = c == JOKER_BIT or c == mighty
-        score = w[2] if special else 0.0
-        if c == JOKER_BIT:
-            score += w[7] * 13.0 / 12.0
+    # the point card's terms that depend on the trick alone (``beat`` is -1 when no
+    # side point card is legal: none is needed)
+    pt_trick = 0.0
+    if beat >= 0:
+        unseen = popcount_nb(deck)
+        if partner_wins:
+            pt_trick = w[0] + w[8] + w[12] * late + (w[11] if opps > 0 else 0.0)
         else:
-            su = c // 13
-            rank = (c % 13) / 12.0
-            trumpc = 1.0 if su == trump and trump != NO_TRUMP and not special else 0.0
-            smask = suit_mask_nb(su) & ~bit_nb(mighty)
-            higher = popcount_nb(deck & smask & above_nb(c))
-            held = popcount_nb(legal & smask)
-            master = 1.0 if higher == 0 and trumpc == 0.0 and not special else 0.0
-            score += (w[1] * trumpc + w[3] * master + w[4] * min(higher, 4) / 4.0
-                      + w[5] * held / 10.0 + w[6] * (1.0 if held == 1 else 0.0)
-                      + w[7] * rank + w[13] * master * late + w[15] * trumpc * rank
-                      + w[17] * master * held / 10.0)
-            if trumpc == 0.0 and not special and is_point_nb(c):
-                score += (pt_trick + w[14] * master
-                          + w[16] * (1.0 if deck & smask == 0 else 0.0))
-        if score < best_score:
-            best, best_score = c, score
-    return best
+            pt_trick = (w[0] + w[9] * chance_nb(unseen, beat, mates * left)
+                        + w[10] * chance_nb(unseen, beat, opps * left) + w[12] * late
+                        + (w[18] if mates == 0 else 0.0))
+    master_late = w[3] + w[13] * late
+    best, best_score = -1, np.inf
+    mighty_bit = bit_nb(mighty)
+    plain = legal & ~mighty_bit & ~_JOKER
+    for su in range(4):  # the suit's terms once, then each card's
+        mine = plain & suit_mask_nb(su)
+        if not mine:
+            continue
+        smask = suit_mask_nb(su) & ~mighty_bit
+        unseen_s = deck & smask
+        held = float(popcount_nb(legal & smask))
+        is_trump = su == trump and trump != NO_TRUMP
+        base = w[5] * 0.1 * held + (w[6] if held == 1.0 else 0.0)
+        per_rank = w[7] / 12.0
+        if is_trump:
+            base += w[1]
+            per_rank += w[15] / 12.0
+        first = 13 * su
+        m = mine
+        while m:
+            c = lowest_card_nb(m)
+            m &= ~bit_nb(c)
+            r = c - first
+            higher = popcount_nb(unseen_s & above_nb(c))
+            score = base + w[4] * 0.25 * min(higher, 4) + per_rank * r
+            if not is_trump:
+                if higher == 0:  # the highest unseen card of a side suit
+                    score += master_late + w[17] * 0.1 * held
+                    if r >= FIRST_POINT_RANK:
+                        score += w[14]
+                if r >= FIRST_POINT_RANK:
+                    score += pt_trick + (w[16] if not unseen_s else 0.0)
+            if score < best_score:
+                best, best_score = c, score
+    if best >= 0:
+        return best
+    # Mighty and the joker, weighed above any other card, only when nothing else is legal
+    if legal & mighty_bit:
+        return mighty
+    return JOKER_BIT
