@@ -109,8 +109,10 @@ def collect(seed: int, games: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
                                                   int(s[S_KIND])))
                         win = trick_winner_nb(tr, k, trump, pos.trick_no, named, demand,
                                               params)
+                        ws = (leader + win) % N
                         at = dict(
-                            pw=(mine >> ((leader + win) % N)) & 1,
+                            pw=(mine >> ws) & 1,
+                            unknown=mine == 0 and ws != declarer[row],
                             mates=sum((mine >> ((leader + j) % N)) & 1 for j in range(k + 1, N)),
                             left=HAND + 1 - pos.trick_no, after=HAND - pos.trick_no,
                             beat=sum(takes(trick, u) for u in range(JOKER_BIT + 1)
@@ -153,6 +155,8 @@ def features(c: int, legal: int, outside: int, trump: int, mighty: int, at: dict
     f[8:19] = [pt * pw, pt * p_mate, pt * p_opp, pt * pw * (at["opps"] > 0), pt * late,
                master * late, master * pt, trumpc * rank, pt * (outside & smask == 0),
                master * held / 10, pt * (1 - pw) * (at["mates"] == 0)]
+    unknown = pt * at["unknown"]
+    f[19:21] = [unknown, unknown * (at["mates"] + at["opps"] == 0)]
     return f
 
 

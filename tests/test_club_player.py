@@ -67,7 +67,7 @@ def _follow(policy: str, profile_name: str, hand: str, legal: str, played: str,
     play, how many of them it counts as opponents); ``declarer_side`` whether it is on
     the declarer's side (by default when it knows partners). The cards it has not seen
     are all but its hand and the trick's (no trick finished before counted: a test's
-    choice)."""
+    choice); the leader is the declarer."""
     if declarer_side is None:
         declarer_side = partners != 0
     params = compile_profile(load_profile(profile_name))
@@ -79,7 +79,8 @@ def _follow(policy: str, profile_name: str, hand: str, legal: str, played: str,
     gone = np.uint64(parse_cards(hand) | parse_cards(played))
     card, _, _ = play_decide_nb(POLICIES[policy], _st(), seat, np.uint64(parse_cards(hand)),
                                 np.uint64(parse_cards(legal)), at, partners, declarer_side,
-                                (np.uint64(0), gone, behind[0], behind[1]), 5, params, -1)
+                                (np.uint64(0), gone, behind[0], behind[1], leader), 5,
+                                params, -1)
     return int(card)
 
 

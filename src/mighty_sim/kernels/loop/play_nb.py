@@ -281,8 +281,8 @@ def play_until_nb(
         card, suit, demand = play_decide_nb(
             policy, st, seat, hand, legal,
             (tr, k, s[S_LEADER], s[S_TRUMP], trick_no, s[S_JOKER_SUIT], s[S_DEMANDED] == 1,
-             demand_card), partners, ours, (h[H_SEEN], gone, behind, hostile), n, params,
-            -1)
+             demand_card), partners, ours, (h[H_SEEN], gone, behind, hostile, declarer), n,
+            params, -1)
         if s[S_DECKS] == 2:
             card = copy_of_nb(h[seat], h[H_PLANE1 + seat], card)
         if k + 1 < n and s[S_TRACK] == 0:  # mid-trick: no trick to close, no inference

@@ -48,6 +48,7 @@ from ..params import (
     P_MIGHTY_SETS_FROM,
 )
 from ..players.play_policy_nb import (
+    fit_code_nb,
     fitted_nb,
     follow_club_nb,
     follow_nb,
@@ -386,7 +387,8 @@ def play_tricks_nb(
                             (suit, trick_points, power, n - 1, hostile,
                              popcount_nb(np.uint64(behind & mine))), ~gone,
                             opp_behind, trick_no, trump, r.mighty,
-                            (tricks_scored, take_over, hand_size, fitted and not ours))
+                            (tricks_scored, take_over, hand_size,
+                             fit_code_nb(fitted, ours, mine, win_seat, declarer)))
                     named, demand = -1, False
                 else:  # the heuristic, which draws nothing
                     behind = seats_behind_nb(n, leader, seat)
@@ -394,7 +396,7 @@ def play_tricks_nb(
                     card, named, demand = play_decide_nb(
                         policies[seat], st, seat, hand, legal,
                         (tr, k, leader, trump, trick_no, joker_suit, demanded, demand_card),
-                        mine, ours, (seen, gone, behind, hostile), n, params, win)
+                        mine, ours, (seen, gone, behind, hostile, declarer), n, params, win)
             # -- the card into the trick (play_nb.place_card_nb) -----------------------------
             if two:
                 copy = copy_of_nb(h[seat], h[H_PLANE1 + seat], card)

@@ -99,7 +99,7 @@ def random_play_nb(st: np.ndarray, legal: np.uint64, powered_lead: bool,
 def play_decide_nb(
     policy: int, st: np.ndarray, seat: int, hand: np.uint64, legal: np.uint64,
     at: tuple[np.ndarray, int, int, int, int, int, bool, int], partner_mask: int,
-    declarer_side: bool, memory: tuple[np.uint64, np.uint64, int, float], players: int,
+    declarer_side: bool, memory: tuple[np.uint64, np.uint64, int, float, int], players: int,
     params: np.ndarray, win_idx: int,
 ) -> tuple[int, int, bool]:
     """(card, joker suit named or -1, demand) for the seat to play.
@@ -112,11 +112,11 @@ def play_decide_nb(
     kinds of which no copy is left outside its hand, this trick's cards counted (see
     :func:`gone_kinds_nb`), and every card the profile's deck does not have;
     ``behind``, the seats still to play (bit s); ``hostile``, how many of them it
-    counts as opponents, :func:`hostile_behind_nb`); ``win_idx`` the index in
+    counts as opponents, :func:`hostile_behind_nb`; the declarer); ``win_idx`` the index in
     ``trick`` of the card winning it so far when the caller knows it, else -1.
     """
     trick, n_played, leader, trump, trick_no, joker_suit, demanded, demand_card = at
-    seen, gone, behind, hostile = memory
+    seen, gone, behind, hostile, declarer = memory
     powered_lead = not in_tricks_nb(params[P_JOKER_POWERLESS], trick_no)
     if policy == POLICY_RANDOM:
         return random_play_nb(st, legal, n_played == 0 and powered_lead, demand_card)
@@ -181,7 +181,7 @@ def play_decide_nb(
                                        popcount_nb(np.uint64(behind & partner_mask))),
         ~gone, opp_behind, trick_no, trump, mighty,
         (params[P_BID_UNIT] == BID_TRICKS, takes_over_nb(params), params[P_HAND_SIZE],
-         fitted_nb(params) and not declarer_side))
+         fit_code_nb(fitted_nb(params), declarer_side, partner_mask, win_seat, declarer)))
     return card, -1, False
 
 
@@ -229,6 +229,18 @@ def fitted_nb(params: np.ndarray) -> bool:
     the declarer's side the fit gained nothing against double-dummy and lost duels)."""
     return (params[P_BID_UNIT] != BID_TRICKS and params[P_JOKERS] < 2
             and params[P_PLAYERS] == 5)
+
+
+@njit(cache=True, inline="always")
+def fit_code_nb(fitted: bool, declarer_side: bool, mine: int, win_seat: int,
+                declarer: int) -> int:
+    """:func:`follow_club_nb`'s fit code for a follower: 0 where the fitted score does not
+    choose (not :func:`fitted_nb`, or the declarer's side), 1 where it does, 2 where it
+    does and the defender cannot tell the side of the seat winning the trick (it knows
+    no partner, the friend hidden, and that seat is not the declarer)."""
+    if not fitted or declarer_side:
+        return 0
+    return 2 if mine == 0 and win_seat != declarer else 1
 
 
 @njit(cache=True, inline="always")
@@ -372,7 +384,7 @@ def threats_nb(outside: np.uint64, suit: int, trump: int, mighty: int, points: i
 def follow_club_nb(
     legal: np.uint64, w: int, partner_wins: bool, wins: np.uint64,
     at: tuple[int, int, bool, int, float, int], outside: np.uint64, opp_behind: int,
-    trick_no: int, trump: int, mighty: int, scoring: tuple[bool, bool, int, bool],
+    trick_no: int, trump: int, mighty: int, scoring: tuple[bool, bool, int, int],
 ) -> int:
     """The heuristic follower's card, reasoning about the seats still to play.
 
@@ -386,7 +398,8 @@ def follow_club_nb(
     whether the profile scores tricks, whether the follower takes a partner's
     threatened trick over (:func:`takes_over_nb`), the hand size (the tricks) and
     whether a card that cannot take the trick is chosen by the fitted score (a
-    defender, where :func:`fitted_nb`).
+    defender, where :func:`fitted_nb`): 0 not, 1 yes, 2 yes and the side of the seat
+    winning the trick is unknown to it (:func:`fit_code_nb`).
 
     - No card takes the trick, the fitted score chooses: the card of lowest
       :func:`.shed_fit.fitted_shed_nb`. Otherwise:
@@ -408,8 +421,8 @@ def follow_club_nb(
     suit, points, joker_power, others, hostile, mates_behind = at
     tricks_scored, take_over, hand_size, fitted = scoring
     worth_pts = 2 if tricks_scored else points
-    if fitted and not (winners_nb(legal, w, suit, trump, mighty, joker_power)
-                       if partner_wins else wins):
+    if fitted > 0 and not (winners_nb(legal, w, suit, trump, mighty, joker_power)
+                           if partner_wins else wins):
         # a defender no card of which takes the trick: the fitted choice (shed_fit)
         beat = -1  # counted only where a side point card may be given
         if side_points_nb(legal, trump, mighty):
@@ -417,7 +430,8 @@ def follow_club_nb(
                                           joker_power))
         return fitted_shed_nb(legal, outside, beat, trump, mighty,
                               (partner_wins, mates_behind, opp_behind,
-                               hand_size + 1 - trick_no, hand_size - trick_no))
+                               hand_size + 1 - trick_no, hand_size - trick_no,
+                               fitted == 2))
     if partner_wins:
         if opp_behind == 0 or not winners_nb(
                 threats_nb(outside, suit, trump, mighty, max(worth_pts, 2), opp_behind), w,

@@ -9,7 +9,8 @@ each legal card by what it is (a side point card, a trump, Mighty or the joker, 
 highest unseen card of its suit, how many unseen cards of its suit rank above it, how
 many of its suit the seat holds, its rank) and by what the trick may become: a known
 partner winning it, the chance that a partner still to play holds a card that beats it
-(or an opponent still to play), the last three tricks (``FEATURES``, ``WEIGHTS``).
+(or an opponent still to play), the seat winning it of a side the defender cannot
+tell while the friend is hidden, the last three tricks (``FEATURES``, ``WEIGHTS``).
 
 The weights are the least-squares fit of every legal card's cost (the double-dummy par
 after it less the best card's, from the defence's side) less the mean cost of its
@@ -47,12 +48,15 @@ FEATURES = (
     "highest unseen, last three tricks", "highest unseen point card", "trump x rank",
     "point card, no unseen card of its suit", "highest unseen x cards of its suit held",
     "point card, no partner behind (no partner winning)",
+    "point card, the side of the seat winning unknown",
+    "point card, the side of the seat winning unknown, no seat behind",
 )
-WEIGHTS = np.array([0.343, -0.179, 2.295, 0.204, -0.125, -0.266, -0.108, 0.024, -0.966,
-                    -0.535, -0.244, 0.398, -0.125, -0.16, 0.228, 1.87, -0.26, -0.514,
-                    -0.221])
+WEIGHTS = np.array([0.35, -0.165, 2.307, 0.202, -0.128, -0.261, -0.107, 0.025, -0.968,
+                    -0.554, -0.227, 0.391, -0.135, -0.163, 0.222, 1.882, -0.243, -0.495,
+                    -0.177, -0.258, -0.399])
 """Fitted by ``analysis/fit_shed.py`` (8,000 `standard` deals, seed 3, played with the
-weights before these; the features in the order of ``FEATURES``)."""
+weights before these, which had no terms for a winner of unknown side; the features in
+the order of ``FEATURES``)."""
 WEIGHTS.flags.writeable = False
 _W = tuple(float(x) for x in WEIGHTS)
 """The weights as compile-time constants (a global tuple is folded into the kernel)."""
@@ -84,14 +88,15 @@ def chance_nb(unseen: int, beat: int, held: int) -> float:
 
 @njit(cache=True)
 def fitted_shed_nb(legal: np.uint64, outside: np.uint64, beat: int, trump: int, mighty: int,
-                   at: tuple[bool, int, int, int, int]) -> int:
+                   at: tuple[bool, int, int, int, int, bool]) -> int:
     """The card of ``legal`` (none of which takes the trick) of lowest fitted score, the
     lowest card on a tie. ``outside`` are the cards the seat has not seen, ``beat`` how
     many of them beat the card winning the trick (-1, not counted, when no side point
-    card is legal); ``at`` is (a known partner winning it,
-    the known partners and the other seats still to play, the cards each of them holds,
-    how many tricks follow this one)."""
-    partner_wins, mates, opps, left, after = at
+    card is legal); ``at`` is (a known partner winning it, the known partners and the
+    other seats still to play, the cards each of them holds, how many tricks follow this
+    one, whether the seat winning it is neither a known partner nor the declarer: the
+    friend hidden, a partner or the friend)."""
+    partner_wins, mates, opps, left, after, unknown = at
     w = _W
     deck = outside & _DECK
     late = 1.0 if after <= 2 else 0.0
@@ -106,6 +111,8 @@ def fitted_shed_nb(legal: np.uint64, outside: np.uint64, beat: int, trump: int, 
             pt_trick = (w[0] + w[9] * chance_nb(unseen, beat, mates * left)
                         + w[10] * chance_nb(unseen, beat, opps * left) + w[12] * late
                         + (w[18] if mates == 0 else 0.0))
+            if unknown:
+                pt_trick += w[19] + (w[20] if mates + opps == 0 else 0.0)
     master_late = w[3] + w[13] * late
     best, best_score = -1, np.inf
     mighty_bit = bit_nb(mighty)
