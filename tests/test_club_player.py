@@ -306,6 +306,19 @@ def test_a_defender_feeds_a_king_and_keeps_an_ace(policy: str) -> None:
 
 
 @pytest.mark.parametrize("policy", ["heuristic", "baseline"])
+def test_a_hidden_friends_defender_feeds_a_trick_it_cannot_place(policy: str) -> None:
+    """Trick 6, spades trump, the friend still hidden: a defender last to play, void in
+    hearts. Won by the KH of a seat that is not the declarer (its partner two times in
+    three), the trick gets QC from the heuristic; won by the declarer's KH, a low card.
+    The baseline throws 4D both times (and so did the fitted choice without the terms
+    for a winner whose side it cannot tell)."""
+    for played, want in (("5H 9H KH 3H", "QC"), ("KH 9H 5H 3H", "4D")):
+        card = _follow(policy, "standard", "QC 5C 9D 4D", "QC 5C 9D 4D", played,
+                       (4, 0, TRUMPS.index("S"), 6), 0, (0, 0.0), False)
+        assert card == _card(want if policy == "heuristic" else "4D"), played
+
+
+@pytest.mark.parametrize("policy", ["heuristic", "baseline"])
 def test_two_decks_no_king_is_cashed_while_the_other_ace_is_out(policy: str) -> None:
     """Two decks, diamonds trump, the declarer's side to lead: one ace of hearts has been
     played, the other copy is still out. The king of hearts is not a sure winner; the
