@@ -224,11 +224,11 @@ def takes_over_nb(params: np.ndarray) -> bool:
 @njit(cache=True, inline="always")
 def fitted_nb(params: np.ndarray) -> bool:
     """Whether a heuristic defender that cannot take the trick chooses its card by the
-    fitted score (:mod:`.shed_fit`, fitted on `standard`): in one-deck point games of
-    five players (measured: the yardstick and the duel in `standard` and `russian-5p`; on
-    the declarer's side the fit gained nothing against double-dummy and lost duels)."""
-    return (params[P_BID_UNIT] != BID_TRICKS and params[P_JOKERS] < 2
-            and params[P_PLAYERS] == 5)
+    fitted score (:mod:`.shed_fit`, fitted on `standard`): in one-deck point games
+    (measured: the yardstick in `standard`, the duels in `standard` and `russian-3p` to
+    `-5p`; on the declarer's side the fit gained nothing against double-dummy and lost
+    duels; trick-scored and two-deck profiles keep the rules)."""
+    return params[P_BID_UNIT] != BID_TRICKS and params[P_JOKERS] < 2
 
 
 @njit(cache=True, inline="always")
