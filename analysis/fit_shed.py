@@ -31,11 +31,9 @@ from mighty_sim.kernels.loop.play_nb import (
     partners_of_nb,
 )
 from mighty_sim.kernels.params import compile_profile
-from mighty_sim.kernels.players.shed_fit import FEATURES, WEIGHTS, chance_nb
+from mighty_sim.kernels.players.shed_fit import FEATURES, WEIGHTS, card_features
 from mighty_sim.kernels.rules.rules_nb import (
     JOKER_BIT,
-    NO_TRUMP,
-    is_point_nb,
     mighty_of_nb,
     trick_winner_nb,
 )
@@ -51,10 +49,6 @@ profile = load_profile("standard")
 params = compile_profile(profile)
 N, HAND = profile.players, profile.hand_size
 EVERY = (1 << (JOKER_BIT + 1)) - 1
-
-
-def popcount(x: int) -> int:
-    return bin(x).count("1")
 
 
 def takes(trick: tuple, card: int) -> bool:
@@ -119,7 +113,7 @@ def collect(seed: int, games: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
                                      if outside >> u & 1))
                         at["opps"] = N - 1 - k - at["mates"]
                         for c in cands:
-                            feats.append(features(c, legal, outside, trump, mighty, at))
+                            feats.append(card_features(c, legal, outside, trump, mighty, at))
                             costs.append(value[c] - best)
                             ids.append(follow)
                             chosen.append(c == card)
@@ -128,36 +122,6 @@ def collect(seed: int, games: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
                               demand and k == 0, params, False, batch.ti, 0)
     return (np.array(feats), np.array(costs, float), np.array(ids),
             np.array(chosen)), len(played)
-
-
-def features(c: int, legal: int, outside: int, trump: int, mighty: int, at: dict) -> list:
-    """The features of ``FEATURES`` for card ``c`` (as shed_fit.fitted_shed_nb)."""
-    special = c in (JOKER_BIT, mighty)
-    pw = float(at["pw"])
-    unseen = popcount(outside)
-    p_mate = (1 - pw) * chance_nb(unseen, at["beat"], at["mates"] * at["left"])
-    p_opp = (1 - pw) * chance_nb(unseen, at["beat"], at["opps"] * at["left"])
-    late = float(at["after"] <= 2)
-    f = [0.0] * len(FEATURES)
-    f[2] = float(special)
-    if c == JOKER_BIT:
-        f[7] = 13 / 12
-        return f
-    su, rank = c // 13, (c % 13) / 12
-    trumpc = float(su == trump and trump != NO_TRUMP and not special)
-    smask = ((1 << 13) - 1) << (13 * su) & ~(1 << mighty)
-    higher = popcount(outside & smask & ~((2 << c) - 1))
-    held = popcount(legal & smask)
-    master = float(higher == 0 and not trumpc and not special)
-    pt = float(not trumpc and not special and is_point_nb(c))
-    f[0:8] = [pt, trumpc, float(special), master, min(higher, 4) / 4, held / 10,
-              float(held == 1), rank]
-    f[8:19] = [pt * pw, pt * p_mate, pt * p_opp, pt * pw * (at["opps"] > 0), pt * late,
-               master * late, master * pt, trumpc * rank, pt * (outside & smask == 0),
-               master * held / 10, pt * (1 - pw) * (at["mates"] == 0)]
-    unknown = pt * at["unknown"]
-    f[19:21] = [unknown, unknown * (at["mates"] + at["opps"] == 0)]
-    return f
 
 
 def demean(a: np.ndarray, ids: np.ndarray) -> np.ndarray:

@@ -28,6 +28,7 @@ from mighty_sim.kernels.players.play_policy_nb import (
     gone_kinds_nb,
     lead_nb,
     play_decide_nb,
+    side_points_nb,
     standing_nb,
     winners_nb,
 )
@@ -39,6 +40,8 @@ from mighty_sim.kernels.players.policy_nb import (
     contract_decide_nb,
     friend_decide_nb,
 )
+from mighty_sim.kernels.players.shed_fit import WEIGHTS, card_features, fitted_shed_nb
+from mighty_sim.kernels.rules.rules_nb import mighty_of_nb
 from mighty_sim.rules.cards import cards_of, format_cards, parse_cards
 from mighty_sim.rules.profile import TRUMPS, load_profile
 
@@ -316,6 +319,35 @@ def test_a_hidden_friends_defender_feeds_a_trick_it_cannot_place(policy: str) ->
         card = _follow(policy, "standard", "QC 5C 9D 4D", "QC 5C 9D 4D", played,
                        (4, 0, TRUMPS.index("S"), 6), 0, (0, 0.0), False)
         assert card == _card(want if policy == "heuristic" else "4D"), played
+
+
+def test_the_fitted_shed_plays_the_card_its_features_score_lowest() -> None:
+    """The kernel's fitted choice (its own, faster arithmetic) against the features the
+    weights were fitted on (shed_fit.card_features), over random positions: the card it
+    plays scores lowest, up to rounding; Mighty and the joker only when alone."""
+    params = compile_profile(STANDARD)
+    rng = np.random.default_rng(7)
+    weights = np.array(WEIGHTS)
+    for _ in range(3000):
+        trump = int(rng.integers(0, 5))
+        mighty = int(mighty_of_nb(params, trump))
+        cards = rng.permutation(53)
+        k = int(rng.integers(1, 9))
+        legal = sum(1 << int(c) for c in cards[:k])
+        outside = sum(1 << int(c) for c in cards[k:k + int(rng.integers(0, 30))])
+        pw = int(rng.integers(0, 2))
+        at = dict(pw=pw, unknown=int(not pw and rng.integers(0, 2)),
+                  mates=int(rng.integers(0, 3)), opps=int(rng.integers(0, 3)),
+                  left=int(rng.integers(1, 10)), after=int(rng.integers(0, 9)),
+                  beat=int(rng.integers(0, bin(outside).count("1") + 1)))
+        beat = at["beat"] if side_points_nb(np.uint64(legal), trump, mighty) else -1
+        card = int(fitted_shed_nb(np.uint64(legal), np.uint64(outside), beat, trump, mighty,
+                                  (bool(pw), at["mates"], at["opps"], at["left"],
+                                   at["after"], bool(at["unknown"]))))
+        score = {c: float(np.dot(card_features(c, legal, outside, trump, mighty, at),
+                                 weights)) for c in range(53) if legal >> c & 1}
+        assert card in score
+        assert score[card] <= min(score.values()) + 1e-9, (legal, outside, trump, at)
 
 
 @pytest.mark.parametrize("policy", ["heuristic", "baseline"])

@@ -42,9 +42,9 @@ THRESHOLDS = ("nt_margin", "solo_threshold", "weak_show", "raise_margin", "frien
 changes few decisions, the search looks further while a step does not lose by its 95%
 interval."""
 PLATEAU = 16
+"""Most steps looked ahead past steps that do not pay."""
 CONFIRM_SEED = 500_009
 """Offset of the seed of the fresh deals that confirm a step before it is adopted."""
-"""Most steps looked ahead past steps that do not pay."""
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,6 @@ from .shed_fit import fitted_shed_nb
 
 _RANK_0 = np.uint64(sum(1 << (13 * s) for s in range(4)))  # the 2 of every suit
 _JOKER_MASK = np.uint64(1 << JOKER_BIT)
-_DECK = np.uint64((1 << (JOKER_BIT + 1)) - 1)
 _RANKS = np.uint64(0x1FFF)  # the 13 ranks of one suit
 
 
@@ -426,8 +425,7 @@ def follow_club_nb(
         # a defender no card of which takes the trick: the fitted choice (shed_fit)
         beat = -1  # counted only where a side point card may be given
         if side_points_nb(legal, trump, mighty):
-            beat = popcount_nb(winners_nb(outside & _DECK, w, suit, trump, mighty,
-                                          joker_power))
+            beat = popcount_nb(winners_nb(outside, w, suit, trump, mighty, joker_power))
         return fitted_shed_nb(legal, outside, beat, trump, mighty,
                               (partner_wins, mates_behind, opp_behind,
                                hand_size + 1 - trick_no, hand_size - trick_no,

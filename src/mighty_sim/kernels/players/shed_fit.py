@@ -24,6 +24,8 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from ...rules.cards import FIRST_POINT_RANK
@@ -64,13 +66,56 @@ _DECK = np.uint64((1 << (JOKER_BIT + 1)) - 1)
 _JOKER = np.uint64(1 << JOKER_BIT)
 
 
+def card_features(card: int, legal: int, outside: int, trump: int, mighty: int,
+                  at: Mapping[str, int]) -> list[float]:
+    """The ``FEATURES`` of one legal card, in plain Python: what ``analysis/fit_shed.py``
+    fits the weights on, and what :func:`fitted_shed_nb` scores in its own, faster way
+    (``tests/test_club_player.py`` checks that both choose the same card). ``at`` holds
+    ``pw`` (a known partner winning the trick), ``unknown`` (the winner's side unknown),
+    ``mates`` and ``opps`` (the seats behind), ``left`` (their cards), ``after`` (tricks
+    after this one) and ``beat`` (unseen cards that beat the trick).
+
+    >>> f = card_features(12, 1 << 12 | 1, 1 << 11, 3, 51,  # AC, holding 2C; KC unseen
+    ...                   dict(pw=1, unknown=0, mates=0, opps=0, left=5, after=5, beat=0))
+    >>> f[0], f[3], f[8]  # a side point card, its suit's highest unseen, a partner winning
+    (1.0, 1.0, 1.0)
+    """
+    outside &= int(_DECK)
+    special = card in (JOKER_BIT, mighty)
+    pw = float(at["pw"])
+    unseen = bin(outside).count("1")
+    p_mate = (1 - pw) * chance_among_nb(unseen, at["beat"], at["mates"] * at["left"])
+    p_opp = (1 - pw) * chance_among_nb(unseen, at["beat"], at["opps"] * at["left"])
+    late = float(at["after"] <= 2)
+    f = [0.0] * len(FEATURES)
+    f[2] = float(special)
+    if card == JOKER_BIT:
+        f[7] = 13 / 12
+        return f
+    su, rank = card // 13, (card % 13) / 12
+    trumpc = float(su == trump and trump != NO_TRUMP and not special)
+    smask = ((1 << 13) - 1) << (13 * su) & ~(1 << mighty)
+    higher = bin(outside & smask & ~((2 << card) - 1)).count("1")
+    held = bin(legal & smask).count("1")
+    master = float(higher == 0 and not trumpc and not special)
+    pt = float(not trumpc and not special and card % 13 >= FIRST_POINT_RANK)
+    f[0:8] = [pt, trumpc, float(special), master, min(higher, 4) / 4, held / 10,
+              float(held == 1), rank]
+    f[8:19] = [pt * pw, pt * p_mate, pt * p_opp, pt * pw * (at["opps"] > 0), pt * late,
+               master * late, master * pt, trumpc * rank, pt * (outside & smask == 0),
+               master * held / 10, pt * (1 - pw) * (at["mates"] == 0)]
+    unknown = pt * at["unknown"]
+    f[19:21] = [unknown, unknown * (at["mates"] + at["opps"] == 0)]
+    return f
+
+
 @njit(cache=True, inline="always")
-def chance_nb(unseen: int, beat: int, held: int) -> float:
+def chance_among_nb(unseen: int, beat: int, held: int) -> float:
     """The chance that ``held`` of ``unseen`` cards, dealt at random, include one of
     ``beat`` given cards: one less the chance that none of them is among the held ones,
     a product over the fewer of the two (one division).
 
-    >>> round(chance_nb(10, 1, 5), 3), chance_nb(10, 0, 5), chance_nb(10, 6, 5)
+    >>> round(chance_among_nb(10, 1, 5), 3), chance_among_nb(10, 0, 5), chance_among_nb(10, 6, 5)
     (0.5, 0.0, 1.0)
     """
     if beat <= 0 or held <= 0:
@@ -108,8 +153,8 @@ def fitted_shed_nb(legal: np.uint64, outside: np.uint64, beat: int, trump: int, 
         if partner_wins:
             pt_trick = w[0] + w[8] + w[12] * late + (w[11] if opps > 0 else 0.0)
         else:
-            pt_trick = (w[0] + w[9] * chance_nb(unseen, beat, mates * left)
-                        + w[10] * chance_nb(unseen, beat, opps * left) + w[12] * late
+            pt_trick = (w[0] + w[9] * chance_among_nb(unseen, beat, mates * left)
+                        + w[10] * chance_among_nb(unseen, beat, opps * left) + w[12] * late
                         + (w[18] if mates == 0 else 0.0))
             if unknown:
                 pt_trick += w[19] + (w[20] if mates + opps == 0 else 0.0)
