@@ -40,7 +40,12 @@ from mighty_sim.kernels.players.policy_nb import (
     contract_decide_nb,
     friend_decide_nb,
 )
-from mighty_sim.kernels.players.shed_fit import WEIGHTS, card_features, fitted_shed_nb
+from mighty_sim.kernels.players.shed_fit import (
+    MONOTONE,
+    WEIGHTS,
+    card_features,
+    fitted_shed_nb,
+)
 from mighty_sim.kernels.rules.rules_nb import mighty_of_nb
 from mighty_sim.rules.cards import cards_of, format_cards, parse_cards
 from mighty_sim.rules.profile import TRUMPS, load_profile
@@ -324,7 +329,10 @@ def test_a_hidden_friends_defender_feeds_a_trick_it_cannot_place(policy: str) ->
 def test_the_fitted_shed_plays_the_card_its_features_score_lowest() -> None:
     """The kernel's fitted choice (its own, faster arithmetic) against the features the
     weights were fitted on (shed_fit.card_features), over random positions: the card it
-    plays scores lowest, up to rounding; Mighty and the joker only when alone."""
+    plays scores lowest, up to rounding; Mighty and the joker only when alone. The kernel
+    scores the lowest card of each kind in a suit only, which holds for weights that keep
+    MONOTONE."""
+    assert MONOTONE, "the fitted weights no longer let the kernel score a suit's lowest cards"
     params = compile_profile(STANDARD)
     rng = np.random.default_rng(7)
     weights = np.array(WEIGHTS)

@@ -33,8 +33,10 @@ from .._jit import njit
 from ..rules.rules_nb import (
     JOKER_BIT,
     NO_TRUMP,
+    POINT_MASK,
     above_nb,
     bit_nb,
+    highest_card_nb,
     lowest_card_nb,
     popcount_nb,
     suit_mask_nb,
@@ -62,7 +64,12 @@ the order of ``FEATURES``)."""
 WEIGHTS.flags.writeable = False
 _W = tuple(float(x) for x in WEIGHTS)
 """The weights as compile-time constants (a global tuple is folded into the kernel)."""
+MONOTONE = WEIGHTS[4] <= 0 and WEIGHTS[7] > 0 and WEIGHTS[7] + WEIGHTS[15] > 0
+"""Whether, within a suit, a card's score falls with the unseen cards above it and rises
+with its rank, as :func:`fitted_shed_nb` scores only the lowest card of each kind (point
+card or not, highest unseen of its suit or not); a fit that breaks it fails the tests."""
 _DECK = np.uint64((1 << (JOKER_BIT + 1)) - 1)
+_ONE = np.uint64(1)
 _JOKER = np.uint64(1 << JOKER_BIT)
 
 
@@ -107,6 +114,12 @@ def card_features(card: int, legal: int, outside: int, trump: int, mighty: int,
     unknown = pt * at["unknown"]
     f[19:21] = [unknown, unknown * (at["mates"] + at["opps"] == 0)]
     return f
+
+
+@njit(cache=True, inline="always")
+def _lowest_bit_nb(mask: np.uint64) -> np.uint64:
+    """The lowest set bit of a mask (none of an empty one)."""
+    return mask & (~mask + _ONE)
 
 
 @njit(cache=True, inline="always")
@@ -175,8 +188,17 @@ def fitted_shed_nb(legal: np.uint64, outside: np.uint64, beat: int, trump: int, 
         if is_trump:
             base += w[1]
             per_rank += w[15] / 12.0
+        # the candidates: within a suit the score falls with the unseen cards above a card
+        # and rises with its rank (``MONOTONE``), so of the cards alike in being a point
+        # card and the highest unseen of their suit the lowest scores lowest
+        if is_trump:
+            m = _lowest_bit_nb(mine)
+        else:
+            masters = mine & above_nb(highest_card_nb(unseen_s)) if unseen_s else mine
+            rest = mine & ~masters
+            m = (_lowest_bit_nb(rest & ~POINT_MASK) | _lowest_bit_nb(rest & POINT_MASK)
+                 | _lowest_bit_nb(masters & ~POINT_MASK) | _lowest_bit_nb(masters & POINT_MASK))
         first = 13 * su
-        m = mine
         while m:
             c = lowest_card_nb(m)
             m &= ~bit_nb(c)
