@@ -221,8 +221,16 @@ def trick_after_nb(r: TrickRules, tr: np.ndarray, k: int, named: int, demand: bo
     if k == 1 and tr[0] == JOKER_BIT and not powered_lead:
         suit = card // 13  # a powerless joker led: the second card sets the suit
         win = trick_winner_nb(tr, 2, trump, trick_no, joker_suit, demanded, params)
-    elif r.late_power:
-        win = trick_winner_nb(tr, k + 1, trump, trick_no, joker_suit, demanded, params)
+    elif r.late_power:  # a hunter anywhere in the trick takes a joker's power
+        hunted = card == r.hunter
+        joker_before = False
+        for i in range(k):
+            hunted |= tr[i] == r.hunter
+            joker_before |= tr[i] == JOKER_BIT
+        if card == r.hunter and joker_before:  # the cards before it are weighed anew
+            win = trick_winner_nb(tr, k + 1, trump, trick_no, joker_suit, demanded, params)
+        elif winners_nb(bit_nb(card), tr[win], suit, trump, r.mighty, power and not hunted):
+            win = k
     elif winners_nb(bit_nb(card), tr[win], suit, trump, r.mighty, power):
         win = k
     return suit, win, power
