@@ -8,8 +8,8 @@ Mighty, a trump or side card that is or is not the highest unseen of its suit, a
 point or low card and whether it is the lowest in hand) and its trick, or a
 follow by its place in the trick, whether its side was winning the trick so far, and
 what it did (took the trick, gave a point card, a low card) and whether any legal card
-could have taken the trick. The groups that give away most come first, per deal and per
-card.
+could have taken the trick. First what each side gives away a deal in all, then the
+groups that give away most, per deal and per card.
 
     .venv/bin/python analysis/where_points_go.py [--players heuristic] [--games 2000]
         [--seed 2] [--from-trick 5] [--profile standard] [--rows 30]
@@ -102,6 +102,9 @@ for row in played:
 
 deals = len(played)
 print(f"{args.players}, {args.profile}: {deals} deals from trick {args.from_trick}")
+for side, name in (("D", "declarer's side"), ("d", "defence")):
+    total = sum(v for key, v in given.items() if key[0] == side)
+    print(f"given away a deal by the {name}: {total / deals:.3f}")
 print("group | given away a deal | a card | cards a deal")
 for key in sorted(given, key=lambda g: -given[g])[:args.rows]:
     print(f"{' / '.join(key)} | {given[key] / deals:.3f} | {given[key] / cards[key]:.3f} | "
