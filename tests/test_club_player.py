@@ -38,6 +38,7 @@ from mighty_sim.kernels.players.policy_nb import (
     best_strain_nb,
     bid_ceiling_nb,
     contract_decide_nb,
+    exchange_decide_nb,
     friend_decide_nb,
 )
 from mighty_sim.kernels.players.shed_fit import (
@@ -228,6 +229,21 @@ def test_holding_every_ace_and_king_the_heuristic_calls_a_queen() -> None:
                                        np.uint64(0), 14, TRUMPS.index("NT"), deck, False,
                                        params)
     assert mode == MODE_CALLED and called % 13 == 10 and not hand >> called & 1
+
+
+@pytest.mark.parametrize("policy", ["heuristic", "baseline"])
+def test_the_declarer_buries_the_points_it_cannot_guard(policy: str) -> None:
+    """Spades trump, the blind taken: K and Q of diamonds without the ace would likely
+    fall to the defenders' ace; discarded, their points are the declarer side's. The
+    heuristic buries them; the baseline keeps them and throws three eights."""
+    params = compile_profile(STANDARD)
+    hand = parse_cards("AS KS QS AH 9H 8H KD QD 9D 8D AC 9C 8C")
+    d0, d1 = exchange_decide_nb(POLICIES[policy], _st(), np.uint64(hand), np.uint64(0), 3,
+                                TRUMPS.index("S"), params)
+    assert d1 == 0 and bin(int(d0)).count("1") == 3 and int(d0) & ~hand == 0
+    buried = int(d0) & parse_cards("KD QD")
+    expected = parse_cards("KD QD") if policy == "heuristic" else 0
+    assert buried == expected, format_cards(int(d0))
 
 
 @pytest.mark.parametrize("policy", ["heuristic", "baseline"])

@@ -19,6 +19,8 @@ from mighty_sim.kernels.layout import N_POLICY_PARAMS, PP_NT_MARGIN, PP_STRAIN_F
 from mighty_sim.kernels.params import compile_profile
 from mighty_sim.kernels.players import strain_fit
 from mighty_sim.kernels.players.policy_nb import (
+    BURY_BASELINE,
+    BURY_CLUB,
     best_strain_nb,
     keep_value_nb,
     least_wanted_nb,
@@ -52,11 +54,24 @@ def _random_hands(name: str, seed: int) -> tuple[np.ndarray, list[int]]:
     return compile_profile(profile), hands
 
 
-def _least_wanted_by_definition(hand: int, trump: int, params: np.ndarray) -> int:
+def _least_wanted_by_definition(hand: int, trump: int, params: np.ndarray,
+                                bury: int = BURY_CLUB) -> int:
     """The lowest card among those of the smallest keep value."""
-    values = [(keep_value_nb(np.uint64(hand), c, trump, params), c)
+    values = [(keep_value_nb(np.uint64(hand), c, trump, params, bury), c)
               for c in range(64) if hand >> c & 1]
     return min(values)[1]
+
+
+def _least_wanted_club(hand: np.uint64, trump: int, params: np.ndarray) -> int:
+    return int(least_wanted_nb(hand, trump, params, BURY_CLUB))
+
+
+def _least_wanted_baseline(hand: np.uint64, trump: int, params: np.ndarray) -> int:
+    return int(least_wanted_nb(hand, trump, params, BURY_BASELINE))
+
+
+def _least_wanted_baseline_by_definition(hand: int, trump: int, params: np.ndarray) -> int:
+    return _least_wanted_by_definition(hand, trump, params, BURY_BASELINE)
 
 
 def _strength_by_definition(hand: int, trump: int, params: np.ndarray) -> float:
@@ -94,9 +109,10 @@ def _strength_by_definition(hand: int, trump: int, params: np.ndarray) -> float:
 
 @pytest.mark.parametrize("name", ONE_DECK)
 @pytest.mark.parametrize(("kernel", "definition"), [
-    (least_wanted_nb, _least_wanted_by_definition),  # the card of least keep value
+    (_least_wanted_club, _least_wanted_by_definition),  # the card of least keep value
+    (_least_wanted_baseline, _least_wanted_baseline_by_definition),
     (strength_nb, _strength_by_definition),  # the sum of its terms, to the last bit
-], ids=["least-wanted", "strength"])
+], ids=["least-wanted", "least-wanted-baseline", "strength"])
 def test_the_kernel_gives_what_the_definition_gives(
         name: str, kernel: Callable[..., object], definition: Callable[..., object]) -> None:
     params, hands = _random_hands(name, 7)
