@@ -231,18 +231,22 @@ def test_holding_every_ace_and_king_the_heuristic_calls_a_queen() -> None:
     assert mode == MODE_CALLED and called % 13 == 10 and not hand >> called & 1
 
 
+@pytest.mark.parametrize("profile_name", ["standard", "ucla-5p"])
 @pytest.mark.parametrize("policy", ["heuristic", "baseline"])
-def test_the_declarer_buries_the_points_it_cannot_guard(policy: str) -> None:
+def test_the_declarer_buries_the_points_it_cannot_guard(policy: str, profile_name: str) -> None:
     """Spades trump, the blind taken: K and Q of diamonds without the ace would likely
     fall to the defenders' ace; discarded, their points are the declarer side's. The
-    heuristic buries them; the baseline keeps them and throws three eights."""
-    params = compile_profile(STANDARD)
+    heuristic buries them; the baseline keeps them and throws three eights. Where tricks
+    are scored (`ucla-5p`) a buried point counts for nothing: the heuristic keeps them
+    too."""
+    params = compile_profile(load_profile(profile_name))
     hand = parse_cards("AS KS QS AH 9H 8H KD QD 9D 8D AC 9C 8C")
     d0, d1 = exchange_decide_nb(POLICIES[policy], _st(), np.uint64(hand), np.uint64(0), 3,
                                 TRUMPS.index("S"), params)
     assert d1 == 0 and bin(int(d0)).count("1") == 3 and int(d0) & ~hand == 0
     buried = int(d0) & parse_cards("KD QD")
-    expected = parse_cards("KD QD") if policy == "heuristic" else 0
+    points_scored = load_profile(profile_name).bid_unit != "tricks"
+    expected = parse_cards("KD QD") if policy == "heuristic" and points_scored else 0
     assert buried == expected, format_cards(int(d0))
 
 

@@ -11,6 +11,7 @@ against the bids listed one by one."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 import pytest
@@ -62,18 +63,6 @@ def _least_wanted_by_definition(hand: int, trump: int, params: np.ndarray,
     return min(values)[1]
 
 
-def _least_wanted_club(hand: np.uint64, trump: int, params: np.ndarray) -> int:
-    return int(least_wanted_nb(hand, trump, params, BURY_CLUB))
-
-
-def _least_wanted_baseline(hand: np.uint64, trump: int, params: np.ndarray) -> int:
-    return int(least_wanted_nb(hand, trump, params, BURY_BASELINE))
-
-
-def _least_wanted_baseline_by_definition(hand: int, trump: int, params: np.ndarray) -> int:
-    return _least_wanted_by_definition(hand, trump, params, BURY_BASELINE)
-
-
 def _strength_by_definition(hand: int, trump: int, params: np.ndarray) -> float:
     """The heuristic's strength (docs/players.md), each term added when present."""
     mighty = mighty_of_nb(params, trump)
@@ -109,8 +98,10 @@ def _strength_by_definition(hand: int, trump: int, params: np.ndarray) -> float:
 
 @pytest.mark.parametrize("name", ONE_DECK)
 @pytest.mark.parametrize(("kernel", "definition"), [
-    (_least_wanted_club, _least_wanted_by_definition),  # the card of least keep value
-    (_least_wanted_baseline, _least_wanted_baseline_by_definition),
+    # the card of least keep value, with the heuristic's and the baseline's burying
+    (partial(least_wanted_nb, bury=BURY_CLUB), _least_wanted_by_definition),
+    (partial(least_wanted_nb, bury=BURY_BASELINE),
+     partial(_least_wanted_by_definition, bury=BURY_BASELINE)),
     (strength_nb, _strength_by_definition),  # the sum of its terms, to the last bit
 ], ids=["least-wanted", "least-wanted-baseline", "strength"])
 def test_the_kernel_gives_what_the_definition_gives(
