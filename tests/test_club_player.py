@@ -237,12 +237,15 @@ def test_the_declarer_buries_the_points_it_cannot_guard(policy: str, profile_nam
     """Spades trump, the blind taken: K and Q of diamonds without the ace would likely
     fall to the defenders' ace; discarded, their points are the declarer side's. The
     heuristic buries them; the baseline keeps them and throws three eights. Where tricks
-    are scored (`ucla-5p`) a buried point counts for nothing: the heuristic keeps them
-    too."""
-    params = compile_profile(load_profile(profile_name))
+    are scored (`ucla-5p`) a buried point counts for nothing: the heuristic's tuned
+    ``bury`` keeps them too."""
+    profile = load_profile(profile_name)
+    params = compile_profile(profile)
+    pp = np.zeros(N_POLICY_PARAMS)
+    tuned_for(profile, baseline=policy == "baseline").fill(pp)
     hand = parse_cards("AS KS QS AH 9H 8H KD QD 9D 8D AC 9C 8C")
-    d0, d1 = exchange_decide_nb(POLICIES[policy], _st(), np.uint64(hand), np.uint64(0), 3,
-                                TRUMPS.index("S"), params)
+    d0, d1 = exchange_decide_nb(POLICIES[policy], pp, _st(), np.uint64(hand), np.uint64(0),
+                                3, TRUMPS.index("S"), params)
     assert d1 == 0 and bin(int(d0)).count("1") == 3 and int(d0) & ~hand == 0
     buried = int(d0) & parse_cards("KD QD")
     points_scored = load_profile(profile_name).bid_unit != "tricks"

@@ -20,8 +20,6 @@ from mighty_sim.kernels.layout import N_POLICY_PARAMS, PP_NT_MARGIN, PP_STRAIN_F
 from mighty_sim.kernels.params import compile_profile
 from mighty_sim.kernels.players import strain_fit
 from mighty_sim.kernels.players.policy_nb import (
-    BURY_BASELINE,
-    BURY_CLUB,
     best_strain_nb,
     keep_value_nb,
     least_wanted_nb,
@@ -56,7 +54,7 @@ def _random_hands(name: str, seed: int) -> tuple[np.ndarray, list[int]]:
 
 
 def _least_wanted_by_definition(hand: int, trump: int, params: np.ndarray,
-                                bury: int = BURY_CLUB) -> int:
+                                bury: int) -> int:
     """The lowest card among those of the smallest keep value."""
     values = [(keep_value_nb(np.uint64(hand), c, trump, params, bury), c)
               for c in range(64) if hand >> c & 1]
@@ -98,10 +96,10 @@ def _strength_by_definition(hand: int, trump: int, params: np.ndarray) -> float:
 
 @pytest.mark.parametrize("name", ONE_DECK)
 @pytest.mark.parametrize(("kernel", "definition"), [
-    # the card of least keep value, with the heuristic's and the baseline's burying
-    (partial(least_wanted_nb, bury=BURY_CLUB), _least_wanted_by_definition),
-    (partial(least_wanted_nb, bury=BURY_BASELINE),
-     partial(_least_wanted_by_definition, bury=BURY_BASELINE)),
+    # the card of least keep value, with the heuristic's burying of doubtful points (the
+    # default of HeuristicParams.bury, 8) and the baseline's (2)
+    (partial(least_wanted_nb, bury=8), partial(_least_wanted_by_definition, bury=8)),
+    (partial(least_wanted_nb, bury=2), partial(_least_wanted_by_definition, bury=2)),
     (strength_nb, _strength_by_definition),  # the sum of its terms, to the last bit
 ], ids=["least-wanted", "least-wanted-baseline", "strength"])
 def test_the_kernel_gives_what_the_definition_gives(

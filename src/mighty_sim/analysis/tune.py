@@ -35,7 +35,8 @@ from .duel import seat_payouts
 from .stats import Z95
 
 STEPS = {"bid_base": 0.5, "strength_scale": 0.05, "nt_margin": 0.5, "solo_threshold": 1.0,
-         "change_margin": 0.5, "weak_show": 0.5, "raise_margin": 1.0, "friend_margin": 1.0}
+         "change_margin": 0.5, "weak_show": 0.5, "raise_margin": 1.0, "friend_margin": 1.0,
+         "bury": 1.0}
 """One step of each parameter."""
 THRESHOLDS = ("nt_margin", "solo_threshold", "weak_show", "raise_margin", "friend_margin")
 """Values that decide rare choices (NT, no friend): across the wide range where a step

@@ -26,6 +26,7 @@ import numpy as np
 from ..files import read_settings
 from ..kernels.layout import (
     PP_BID_BASE,
+    PP_BURY,
     PP_CHANGE_MARGIN,
     PP_FRIEND_MARGIN,
     PP_NT_MARGIN,
@@ -49,12 +50,13 @@ _RANGES = {
     "raise_margin": (0.0, 20.0),
     "strain_fit": (0.0, 1.0),
     "friend_margin": (0.0, 20.0),
+    "bury": (0.0, 20.0),
 }
 SLOTS = {"bid_base": PP_BID_BASE, "strength_scale": PP_STRENGTH_SCALE,
          "nt_margin": PP_NT_MARGIN, "solo_threshold": PP_SOLO_THRESHOLD,
          "change_margin": PP_CHANGE_MARGIN, "weak_show": PP_WEAK_SHOW,
          "raise_margin": PP_RAISE_MARGIN, "strain_fit": PP_STRAIN_FIT,
-         "friend_margin": PP_FRIEND_MARGIN}
+         "friend_margin": PP_FRIEND_MARGIN, "bury": PP_BURY}
 """Each parameter's slot in a seat's row of the kernels' policy parameters."""
 
 
@@ -71,6 +73,10 @@ class HeuristicParams:
     Traceback (most recent call last):
     ...
     ValueError: strain_fit: must be 0 or 1, got 0.5
+    >>> HeuristicParams(bury=2.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: bury: must be a whole number, got 2.5
     """
 
     bid_base: float = 6.5
@@ -100,6 +106,12 @@ class HeuristicParams:
     holds that contract's Mighty: a declarer calls Mighty first, so the holder is the
     friend of whoever wins the auction, and bidding the contract up only raises what its
     own side must make (20: it never bids over another seat)."""
+    bury: float = 8.0
+    """How much less the declarer wants to keep a side point card (10 to king) whose ace
+    it lacks, in the exchange (the card's keep value is its rank, the ace's suit
+    partners more; see ``policy_nb.keep_value_nb``): discarded, its point is the
+    declarer side's. With 8 a 10 without its ace goes before a 3 of a suit with its ace;
+    with 2 (the baseline's) after it."""
 
     def __post_init__(self) -> None:
         for name, (low, high) in _RANGES.items():
@@ -110,6 +122,8 @@ class HeuristicParams:
                                  f"got {value!r}")
         if self.strain_fit not in (0, 1):
             raise ValueError(f"strain_fit: must be 0 or 1, got {self.strain_fit!r}")
+        if self.bury != int(self.bury):
+            raise ValueError(f"bury: must be a whole number, got {self.bury!r}")
 
     def to_dict(self) -> dict[str, float]:
         """Plain data (a run's recorded configuration, a tuned file's table)."""

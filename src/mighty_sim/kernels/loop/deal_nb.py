@@ -369,7 +369,7 @@ def play_contract_nb(
     # -- exchange, contract, friend (s.2.3) ----------------------------------------------
     hands[d] |= b0
     hands[H_PLANE1 + d] |= b1
-    x0, x1 = exchange_decide_nb(policies[d], st, hands[d], hands[H_PLANE1 + d],
+    x0, x1 = exchange_decide_nb(policies[d], pp[d], st, hands[d], hands[H_PLANE1 + d],
                                 params[P_BLIND_SIZE], trump, params)
     hands[d] &= ~x0
     hands[H_PLANE1 + d] &= ~x1

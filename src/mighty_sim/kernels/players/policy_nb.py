@@ -48,6 +48,7 @@ from ..layout import (
     POLICY_RANDOM,
     PP_AGGRESSIVENESS,
     PP_BID_BASE,
+    PP_BURY,
     PP_CHANGE_MARGIN,
     PP_FRIEND_MARGIN,
     PP_NT_MARGIN,
@@ -380,32 +381,11 @@ def auction_decide_nb(
 # -- exchange, contract, friend -------------------------------------------------------------
 
 
-BURY_CLUB = 8
-"""How much less the heuristic declarer wants to keep a side point card whose ace it
-lacks (``_side_keep_nb``) where points are scored: discarded, its point is the declarer
-side's. With 8 a 10 without its ace goes before a 3 of a suit with its ace; `standard`
-duel against the baseline +0.684 with 8, +0.662 with 5, +0.665 with 12, +0.629 with 2
-(docs/players.md). Where tricks are scored the heuristic keeps the baseline's value."""
-BURY_BASELINE = 2
-"""The baseline's (frozen) value of ``BURY_CLUB``."""
-
-
-@njit(cache=True, inline="always")
-def bury_nb(policy: int, params: np.ndarray) -> int:
-    """How much less a declarer of ``policy`` wants to keep a side point card whose ace
-    it lacks: ``BURY_CLUB`` for the heuristic where points are scored, else (the
-    baseline; trick-scored profiles, where a buried point counts for nothing and 8 lost
-    the duel, `ucla-5p` -0.44 and `ucla-4p` -1.84) ``BURY_BASELINE``."""
-    if policy == POLICY_BASELINE or params[P_BID_UNIT] == BID_TRICKS:
-        return BURY_BASELINE
-    return BURY_CLUB
-
-
 @njit(cache=True, inline="always")
 def _side_keep_nb(rank: int, length: int, has_ace: bool, bury: int) -> int:
     """``keep_value_nb`` of a side card (not Mighty, not the joker) of ``rank`` in a suit of
-    ``length`` cards, the suit's ace held or not: a whole number; ``bury`` is taken off a
-    point card without its ace (``BURY_CLUB``)."""
+    ``length`` cards, the suit's ace held or not: a whole number; ``bury`` (the seat's
+    ``HeuristicParams.bury``) is taken off a point card without its ace."""
     if rank == 12:
         return rank + 20
     v = rank
@@ -423,7 +403,7 @@ def _side_keep_nb(rank: int, length: int, has_ace: bool, bury: int) -> int:
 def keep_value_nb(hand: np.uint64, card: int, trump: int, params: np.ndarray,
                   bury: int) -> float:
     """How much the heuristic declarer wants to keep a card (a whole number; ``bury``:
-    ``BURY_CLUB``, or ``BURY_BASELINE`` for the baseline)."""
+    the seat's ``HeuristicParams.bury``)."""
     if card == JOKER_BIT or card == mighty_of_nb(params, trump):
         return 100.0
     suit, rank = card // 13, card % 13
@@ -435,16 +415,16 @@ def keep_value_nb(hand: np.uint64, card: int, trump: int, params: np.ndarray,
 
 @njit(cache=True)
 def exchange_decide_nb(
-    policy: int, st: np.ndarray, p0: np.uint64, p1: np.uint64, discard_count: int,
-    trump: int, params: np.ndarray,
+    policy: int, pp: np.ndarray, st: np.ndarray, p0: np.uint64, p1: np.uint64,
+    discard_count: int, trump: int, params: np.ndarray,
 ) -> tuple[np.uint64, np.uint64]:
     """The cards the declarer discards from its hand ``p0`` (with two decks, ``p1`` the
     second deck's cards; else 0), a mask a deck. ``random`` draws them one by one among
     the cards left (the first deck's low to high, then the second's); ``heuristic``
-    discards the kind it least wants to keep (``least_wanted_nb``, with
-    :func:`bury_nb`), its lowest copy."""
+    discards the kind it least wants to keep (``least_wanted_nb``, burying doubtful
+    points by the seat's ``pp[PP_BURY]``), its lowest copy."""
     d0, d1 = np.uint64(0), np.uint64(0)
-    bury = bury_nb(policy, params)
+    bury = int(pp[PP_BURY])
     for _ in range(discard_count):
         r0, r1 = p0 & ~d0, p1 & ~d1
         if policy == POLICY_RANDOM:
