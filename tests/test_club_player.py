@@ -248,7 +248,7 @@ def test_the_declarer_buries_the_points_it_cannot_guard(policy: str, profile_nam
                                 3, TRUMPS.index("S"), params)
     assert d1 == 0 and bin(int(d0)).count("1") == 3 and int(d0) & ~hand == 0
     buried = int(d0) & parse_cards("KD QD")
-    points_scored = load_profile(profile_name).bid_unit != "tricks"
+    points_scored = profile.bid_unit != "tricks"
     expected = parse_cards("KD QD") if policy == "heuristic" and points_scored else 0
     assert buried == expected, format_cards(int(d0))
 

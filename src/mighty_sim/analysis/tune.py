@@ -114,14 +114,18 @@ def _clamped(params: HeuristicParams, name: str, value: float) -> HeuristicParam
 def decides(profile: RuleProfile, name: str) -> bool:
     """Whether parameter ``name`` can change a decision under ``profile``'s rules: no
     weak hand is shown where the rules have no weak-hand redeal, no bid is raised
-    after the exchange where they allow no raise (a trump change is no raise), and no
-    holder of Mighty is sure to be the friend where no friend is called.
+    after the exchange where they allow no raise (a trump change is no raise), no
+    holder of Mighty is sure to be the friend where no friend is called, and nothing is
+    buried where the blind is empty (the declarer discards nothing).
 
     >>> from mighty_sim.rules.profile import load_profile
     >>> [decides(load_profile("russian-7p"), n) for n in ("weak_show", "raise_margin")]
     [False, False]
     >>> decides(load_profile("russian-3p"), "friend_margin")  # no friend is called
     False
+    >>> no_blind = load_profile("standard").replace(blind_size=0, deck_remove=("2C", "2D", "2H"))
+    >>> decides(no_blind, "bury"), decides(load_profile("standard"), "bury")
+    (False, True)
     """
     if name == "weak_show":
         return profile.weak_hand_when != "never"
@@ -131,6 +135,8 @@ def decides(profile: RuleProfile, name: str) -> bool:
         return profile.raise_after_exchange or profile.raise_rule == "rank-gap"
     if name == "friend_margin":  # Mighty's holder is the friend only of a called friend
         return "called" in profile.friend_modes
+    if name == "bury":
+        return profile.blind_size > 0
     return True
 
 

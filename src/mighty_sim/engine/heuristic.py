@@ -107,11 +107,11 @@ class HeuristicParams:
     friend of whoever wins the auction, and bidding the contract up only raises what its
     own side must make (20: it never bids over another seat)."""
     bury: float = 8.0
-    """How much less the declarer wants to keep a side point card (10 to king) whose ace
-    it lacks, in the exchange (the card's keep value is its rank, the ace's suit
-    partners more; see ``policy_nb.keep_value_nb``): discarded, its point is the
-    declarer side's. With 8 a 10 without its ace goes before a 3 of a suit with its ace;
-    with 2 (the baseline's) after it."""
+    """How much less the declarer wants to keep, in the exchange, a side point card (10
+    to king) whose ace it lacks (``policy_nb.keep_value_nb``: a side card's keep value
+    starts from its rank): discarded, its point is the declarer side's. With 8 a 10
+    without its ace goes before a 3 of a suit with its ace; with 2 (the baseline's)
+    after it. A whole number."""
 
     def __post_init__(self) -> None:
         for name, (low, high) in _RANGES.items():
