@@ -173,7 +173,7 @@ def _odds_rows(profile: RuleProfile, hand: str, samples: int, seed: int,
     rf = np.zeros((5, samples, N_F), np.float64)
     ti = np.zeros((5, samples * profile.tricks, N_T), np.int8)
     known = np.array([parse_cards(hand), 0, 0, 0], np.uint64)
-    odds_strains_nb(np.uint64(seed), known, samples, params,
+    odds_strains_nb(np.uint64(seed), known, 0, samples, params,
                     np.array(cards_of(profile.deck_mask), np.int64), (policies, pp),
                     ri, ru, rf, ti, True)
     return params, ri, ru, ti

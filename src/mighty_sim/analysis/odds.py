@@ -35,7 +35,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 
 import numpy as np
 
-from ..engine.odds import StrainRows, play_strains
+from ..engine.odds import StrainRows, StrainTally, play_strains, tally_strains
 from ..engine.players import PlayerSpec, parse_players
 from ..engine.search import ParSolver, drop_kept
 from ..rules.cards import format_cards
@@ -96,21 +96,30 @@ def hand_odds(
     """Every contract's success probability (95% Wilson interval) and expected payout;
     with ``double_dummy``, its double-dummy success probability too (``dd_p_success``,
     ``dd_ci_low``, ``dd_ci_high``), solved on ``workers`` threads (all cores by
-    default), ``progress`` called with the deals solved as they are."""
+    default). ``progress`` is called with the deals done as they are: the deals played
+    (samples times strains), or with ``double_dummy`` the deals solved. Without
+    ``double_dummy`` the deals are played a chunk at a time and only tallied
+    (:func:`~mighty_sim.engine.odds.tally_strains`): the memory taken does not grow with
+    ``samples``."""
     specs = check_hand_odds(profile, hand, blind, samples, players, double_dummy)
-    rows = play_strains(profile, hand, samples=samples, seed=seed, players=specs,
-                        blind=blind, record_tricks=double_dummy)
-    pars = _pars(rows, workers, progress) if double_dummy else None
+    pars = None
+    if double_dummy:
+        rows = play_strains(profile, hand, samples=samples, seed=seed, players=specs,
+                            blind=blind, record_tricks=True)
+        tally = StrainTally.of_rows(rows)
+        pars = _pars(rows, workers, progress)
+    else:
+        tally = tally_strains(profile, hand, samples=samples, seed=seed, players=specs,
+                              blind=blind, progress=progress)
     out: list[dict[str, object]] = []
     for t, trump in enumerate(TRUMPS):
-        taken = rows.taken(t)  # points, or tricks in trick-bid profiles
         for bid in range(profile.min_bid, profile.max_bid + 1):
-            made = int((taken >= bid).sum())
+            made = tally.made(t, bid)  # taken: points, or tricks in trick-bid profiles
             low, high = wilson_interval(made, samples)
             row: dict[str, object] = {"trump": trump, "bid": bid,
                                       "p_success": made / samples, "ci_low": low,
                                       "ci_high": high,
-                                      "expected_score": rows.expected_payout(t, bid)}
+                                      "expected_score": tally.expected_payout(t, bid)}
             if pars is not None:
                 made = int((pars[t] >= bid).sum())
                 low, high = wilson_interval(made, samples)

@@ -572,8 +572,10 @@ def odds(hand: str, blind: str, profile: str, samples: int | None, seed: int, pl
     try:
         if not double_dummy:
             _compile_notice("the odds kernels", "about a minute", "odds_nb.odds_strains_nb")
-            table = _in_thread(lambda: hand_odds(p, cards, samples=samples, seed=seed,
-                                                 blind=blind_cards, players=specs))
+            with _progress("odds", len(TRUMPS) * samples, unit="deals") as advance:
+                table = _in_thread(lambda: hand_odds(p, cards, samples=samples, seed=seed,
+                                                     blind=blind_cards, players=specs,
+                                                     progress=advance))
         else:
             _compile_notice("the odds and double-dummy kernels", "about two minutes",
                             "odds_nb.odds_strains_nb", "par_nb.par_rows_nb")

@@ -3,7 +3,9 @@ for :mod:`mighty_sim.analysis.odds`.
 
 :func:`play_strains` deals the unseen cards ``samples`` times and plays each deal out
 with the hand's owner as declarer in every trump and NT (the strains on parallel
-threads); :func:`settle_many` pays a column of results at one bid.
+threads); :func:`tally_strains` does the same a chunk of samples at a time and keeps
+only how many samples ended with each count taken, so that its memory does not grow with
+``samples``; :func:`settle_many` pays a column of results at one bid.
 
 >>> from mighty_sim.engine.players import parse_players
 >>> from mighty_sim.rules.cards import parse_cards
@@ -13,24 +15,29 @@ threads); :func:`settle_many` pays a column of results at one bid.
 ...                     seed=1, players=parse_players("heuristic", 5))
 >>> rows.taken(0).shape, int(rows.taken(0).max()) <= 20
 ((50,), True)
+>>> tally = tally_strains(std, parse_cards("AS KS QS 10S 5S JK AH KD 2C 3C"), samples=50,
+...                       seed=1, players=parse_players("heuristic", 5))
+>>> tally.samples, tally.made(0, 13) == int((rows.taken(0) >= 13).sum())
+(50, True)
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
 
 from ..kernels.layout import N_F, N_R, N_T, N_U, R_FRIEND_KIND, R_POINTS, R_TRICKS
 from ..kernels.loop.odds_nb import odds_strains_nb
-from ..kernels.params import compile_profile
+from ..kernels.params import FRIEND_KINDS, compile_profile
 from ..kernels.rules.rules_nb import settle_batch_nb
 from ..rules.cards import planes
 from ..rules.profile import TRUMPS, RuleProfile
 from .batch import deck_array, policy_arrays
 from .players import PlayerSpec
 
-__all__ = ["StrainRows", "play_strains", "settle_many"]
+__all__ = ["StrainRows", "StrainTally", "play_strains", "settle_many", "tally_strains"]
 
 
 class StrainRows(NamedTuple):
@@ -62,14 +69,80 @@ class StrainRows(NamedTuple):
         return float(pay[:, 0].mean())
 
 
+class StrainTally(NamedTuple):
+    """How many samples of each strain ended with each count the declarer's side took
+    (points, or tricks in trick-bid profiles) and each friend kind: ``counts[t, taken,
+    kind]``, t the index of :data:`~mighty_sim.rules.profile.TRUMPS` and kind that of
+    :data:`~mighty_sim.kernels.params.FRIEND_KINDS`."""
+
+    profile: RuleProfile
+    counts: np.ndarray
+
+    @classmethod
+    def of_rows(cls, rows: StrainRows) -> StrainTally:
+        """The tally of ``rows``."""
+        tally = cls(rows.profile, np.zeros(_tally_shape(rows.profile), np.int64))
+        tally.add(rows)
+        return tally
+
+    def add(self, rows: StrainRows) -> None:
+        """Count ``rows``' samples in too."""
+        for t in range(self.counts.shape[0]):
+            np.add.at(self.counts[t], (rows.taken(t), rows.friend_kinds(t)), 1)
+
+    @property
+    def samples(self) -> int:
+        """The samples of each strain."""
+        return int(self.counts[0].sum())
+
+    def made(self, strain: int, bid: int) -> int:
+        """The samples of ``strain`` in which a contract at ``bid`` makes."""
+        return int(self.counts[strain, bid:].sum())
+
+    def expected_payout(self, strain: int, bid: int) -> float:
+        """The declarer's mean payout over the samples of ``strain`` with the contract at
+        ``bid`` (:func:`settle_many`)."""
+        taken, kinds = np.nonzero(self.counts[strain])
+        pay = settle_many(self.profile, bid=bid, strain=strain, taken=taken,
+                          friend_kinds=kinds)
+        return float((pay[:, 0] * self.counts[strain, taken, kinds]).sum() / self.samples)
+
+
+def _tally_shape(profile: RuleProfile) -> tuple[int, int, int]:
+    return len(TRUMPS), max(profile.total_points, profile.tricks) + 1, len(FRIEND_KINDS)
+
+
+TALLY_CHUNK = 1 << 15
+"""Samples :func:`tally_strains` plays in one compiled call (their rows take about 70 MB
+in a one-deck profile)."""
+
+
+def tally_strains(profile: RuleProfile, hand: int, *, samples: int, seed: int,
+                  players: tuple[PlayerSpec, ...], blind: int = 0,
+                  progress: Callable[[int], None] | None = None) -> StrainTally:
+    """The tally of :func:`play_strains`' deals (the same deals, sample for sample),
+    played :data:`TALLY_CHUNK` samples at a time; ``progress`` is called with the deals
+    played (samples times strains) after each chunk."""
+    tally = StrainTally(profile, np.zeros(_tally_shape(profile), np.int64))
+    for first in range(0, samples, TALLY_CHUNK):
+        n = min(TALLY_CHUNK, samples - first)
+        tally.add(play_strains(profile, hand, samples=n, seed=seed, players=players,
+                               blind=blind, first=first))
+        if progress is not None:
+            progress(n * len(TRUMPS))
+    return tally
+
+
 def play_strains(profile: RuleProfile, hand: int, *, samples: int, seed: int,
                  players: tuple[PlayerSpec, ...], blind: int = 0,
-                 record_tricks: bool = False) -> StrainRows:
+                 record_tricks: bool = False, first: int = 0) -> StrainRows:
     """``samples`` deals of the cards not in ``hand`` (nor in ``blind``, when known; with
     two decks both are masks of physical cards, ``rules.cards.parse_physical``),
     each played out by ``players`` with the hand's owner declaring in every strain; with
-    ``record_tricks`` the tricks too (for the par of each sample). The arguments are
-    checked by :func:`mighty_sim.analysis.odds.check_hand_odds`."""
+    ``record_tricks`` the tricks too (for the par of each sample). Sample ``k`` of the
+    seed is played into row ``k - first``: a call with ``first`` set plays on where
+    another stopped. The arguments are checked by
+    :func:`mighty_sim.analysis.odds.check_hand_odds`."""
     params = compile_profile(profile)
     policies, pp = policy_arrays(players, profile)
     strains = len(TRUMPS)
@@ -78,7 +151,7 @@ def play_strains(profile: RuleProfile, hand: int, *, samples: int, seed: int,
     rf = np.zeros((strains, samples, N_F), np.float64)
     ti = np.zeros((strains, samples * profile.tricks if record_tricks else 1, N_T), np.int8)
     known = np.array([*planes(hand), *planes(blind)], np.uint64)
-    odds_strains_nb(np.uint64(seed), known, samples, params, deck_array(profile),
+    odds_strains_nb(np.uint64(seed), known, first, samples, params, deck_array(profile),
                     (policies, pp), ri, ru, rf, ti, record_tricks)
     return StrainRows(profile, ri, ru, rf, ti)
 

@@ -26,12 +26,13 @@ from .play_nb import H_PLANE1, N_H, N_S
 
 @njit(cache=True, nrt=True)
 def odds_nb(
-    deal: tuple[np.uint64, np.ndarray, int], trump: int, params: np.ndarray,
+    deal: tuple[np.uint64, np.ndarray, int, int], trump: int, params: np.ndarray,
     deck_cards: np.ndarray, players: tuple[np.ndarray, np.ndarray], ri: np.ndarray,
     ru: np.ndarray, rf: np.ndarray, ti: np.ndarray, record_tricks: bool,
 ) -> None:
-    """Play ``samples`` deals of the known hand declaring ``trump`` into rows 0..samples-1
-    (``deal``: the stream's seed, ``known`` and ``samples``).
+    """Play samples ``first`` to ``first + samples - 1`` of the known hand declaring
+    ``trump`` into rows 0..samples-1 (``deal``: the streams' seed, ``known``, ``first``
+    and ``samples``).
 
     ``known`` holds the hand and the blind a deck at a time: (hand's first-deck cards,
     its second deck's, blind's first deck, blind's second; 0 for a second deck a
@@ -64,13 +65,13 @@ def odds_nb(
 
 @njit(cache=True, nrt=False)
 def _odds_samples_nb(
-    deal: tuple[np.uint64, np.ndarray, int], trump: int, params: np.ndarray,
+    deal: tuple[np.uint64, np.ndarray, int, int], trump: int, params: np.ndarray,
     deck_cards: np.ndarray, players: tuple[np.ndarray, np.ndarray],
     rows: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], rest: np.ndarray,
     deck: np.ndarray, scratch_u: np.ndarray, st: np.ndarray, scratch_i: np.ndarray,
     record_tricks: bool,
 ) -> None:
-    seed, known, samples = deal
+    seed, known, first, samples = deal
     ri, ru, rf, ti = rows
     n = params[P_PLAYERS]
     hand_size = params[P_HAND_SIZE]
@@ -82,7 +83,7 @@ def _odds_samples_nb(
     hands = scratch_u[0]  # the first deck's cards at seat, the second's at H_PLANE1 + seat
     t_used = var(0)
     for k in range(samples):
-        seed_stream_nb(st, seed, np.uint64(k))
+        seed_stream_nb(st, seed, np.uint64(first + k))
         copy_nb(deck, rest, m)
         shuffle_nb(st, deck, m)
         hands[:] = 0
@@ -111,15 +112,15 @@ def _odds_samples_nb(
 
 @njit(cache=True, parallel=True)
 def odds_strains_nb(
-    seed: np.uint64, known: np.ndarray, samples: int, params: np.ndarray,
+    seed: np.uint64, known: np.ndarray, first: int, samples: int, params: np.ndarray,
     deck_cards: np.ndarray, players: tuple[np.ndarray, np.ndarray], ri: np.ndarray,
     ru: np.ndarray, rf: np.ndarray, ti: np.ndarray, record_tricks: bool,
 ) -> None:
     """:func:`odds_nb` for every strain t (0..4) into ``ri[t]``, ``ru[t]``, ``rf[t]``
-    (and ``ti[t]``), the strains on parallel threads (each strain's rows depend only on
-    the seed)."""
+    (and ``ti[t]``): samples ``first`` to ``first + samples - 1``, the strains on
+    parallel threads (each strain's rows depend only on the seed)."""
     for t in prange(ri.shape[0]):
         # the index as an int64: Numba types it int64, then uint64 once the loop runs in
         # parallel, and passed as it is each type compiled the whole play again
-        odds_nb((seed, known, samples), int(np.int64(t)), params, deck_cards, players,
+        odds_nb((seed, known, first, samples), int(np.int64(t)), params, deck_cards, players,
                 ri[t], ru[t], rf[t], ti[t], record_tricks)
