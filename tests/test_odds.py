@@ -161,8 +161,9 @@ def test_two_deck_odds_cli() -> None:
 
 
 def _odds_rows(profile: RuleProfile, hand: str, samples: int, seed: int,
-               players: str = "heuristic") -> tuple[np.ndarray, ...]:
-    """The rows ``hand_odds`` plays for the double-dummy search, tricks recorded."""
+               players: str = "heuristic", parts: int = 3) -> tuple[np.ndarray, ...]:
+    """The rows ``hand_odds`` plays for the double-dummy search, tricks recorded, each
+    strain's samples in ``parts`` runs."""
     from mighty_sim.engine.batch import policy_arrays
     from mighty_sim.engine.players import parse_players
 
@@ -175,8 +176,30 @@ def _odds_rows(profile: RuleProfile, hand: str, samples: int, seed: int,
     known = np.array([parse_cards(hand), 0, 0, 0], np.uint64)
     odds_strains_nb(np.uint64(seed), known, 0, samples, params,
                     np.array(cards_of(profile.deck_mask), np.int64), (policies, pp),
-                    ri, ru, rf, ti, True)
+                    (ri, ru, rf, ti), True, parts)
     return params, ri, ru, ti
+
+
+def test_odds_rows_do_not_depend_on_the_runs_or_chunks(monkeypatch: pytest.MonkeyPatch
+                                                      ) -> None:
+    """A strain's samples split in runs on threads give the same rows, tricks and all,
+    as one run; the tally played in chunks counts the same deals as one call."""
+    import mighty_sim.engine.odds as engine_odds
+    from mighty_sim.engine.players import parse_players
+
+    one = _odds_rows(STANDARD, STRONG, 23, 4, parts=1)
+    for got, want in zip(_odds_rows(STANDARD, STRONG, 23, 4, parts=4)[1:], one[1:],
+                         strict=True):
+        np.testing.assert_array_equal(got, want)
+    players = parse_players("heuristic", 5)
+    rows = engine_odds.play_strains(STANDARD, parse_cards(JUNK), samples=23, seed=4,
+                                    players=players)
+    monkeypatch.setattr(engine_odds, "TALLY_CHUNK", 5)
+    done: list[int] = []
+    tally = engine_odds.tally_strains(STANDARD, parse_cards(JUNK), samples=23, seed=4,
+                                      players=players, progress=done.append)
+    np.testing.assert_array_equal(tally.counts, engine_odds.StrainTally.of_rows(rows).counts)
+    assert done == [25, 25, 25, 25, 15] and tally.samples == 23
 
 
 @pytest.mark.parametrize(("name", "players"), [

@@ -3,7 +3,7 @@
 For a known 10-card hand at the auction (optionally with its blind known, after the
 exchange), the unseen cards are dealt at random ``samples`` times and each deal is played
 out with the hand's owner as declarer in every trump and NT (:mod:`..engine.odds`; the
-five strains run on parallel threads, every strain on the same deals). The
+runs of every strain's deals on parallel threads, every strain on the same deals). The
 declarer side's points (tricks in trick-bid profiles) do not depend on the bid (the
 contract is kept as declared), so one set of deals per strain answers every bid of that
 strain: for each contract, the success probability with a 95% Wilson interval and the

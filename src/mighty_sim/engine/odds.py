@@ -2,10 +2,11 @@
 for :mod:`mighty_sim.analysis.odds`.
 
 :func:`play_strains` deals the unseen cards ``samples`` times and plays each deal out
-with the hand's owner as declarer in every trump and NT (the strains on parallel
-threads); :func:`tally_strains` does the same a chunk of samples at a time and keeps
-only how many samples ended with each count taken, so that its memory does not grow with
-``samples``; :func:`settle_many` pays a column of results at one bid.
+with the hand's owner as declarer in every trump and NT (each strain's samples in as
+many runs as there are threads, the runs on parallel threads); :func:`tally_strains`
+does the same a chunk of samples at a time and keeps only how many samples ended with
+each count taken, so that its memory does not grow with ``samples``;
+:func:`settle_many` pays a column of results at one bid.
 
 >>> from mighty_sim.engine.players import parse_players
 >>> from mighty_sim.rules.cards import parse_cards
@@ -26,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
+import numba
 import numpy as np
 
 from ..kernels.layout import N_F, N_R, N_T, N_U, R_FRIEND_KIND, R_POINTS, R_TRICKS
@@ -152,7 +154,8 @@ def play_strains(profile: RuleProfile, hand: int, *, samples: int, seed: int,
     ti = np.zeros((strains, samples * profile.tricks if record_tricks else 1, N_T), np.int8)
     known = np.array([*planes(hand), *planes(blind)], np.uint64)
     odds_strains_nb(np.uint64(seed), known, first, samples, params, deck_array(profile),
-                    (policies, pp), ri, ru, rf, ti, record_tricks)
+                    (policies, pp), (ri, ru, rf, ti), record_tricks,
+                    numba.get_num_threads())
     return StrainRows(profile, ri, ru, rf, ti)
 
 

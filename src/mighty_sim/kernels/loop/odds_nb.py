@@ -113,14 +113,25 @@ def _odds_samples_nb(
 @njit(cache=True, parallel=True)
 def odds_strains_nb(
     seed: np.uint64, known: np.ndarray, first: int, samples: int, params: np.ndarray,
-    deck_cards: np.ndarray, players: tuple[np.ndarray, np.ndarray], ri: np.ndarray,
-    ru: np.ndarray, rf: np.ndarray, ti: np.ndarray, record_tricks: bool,
+    deck_cards: np.ndarray, players: tuple[np.ndarray, np.ndarray],
+    rows: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], record_tricks: bool,
+    parts: int,
 ) -> None:
     """:func:`odds_nb` for every strain t (0..4) into ``ri[t]``, ``ru[t]``, ``rf[t]``
-    (and ``ti[t]``): samples ``first`` to ``first + samples - 1``, the strains on
-    parallel threads (each strain's rows depend only on the seed)."""
-    for t in prange(ri.shape[0]):
+    (and ``ti[t]``), ``rows`` being (``ri``, ``ru``, ``rf``, ``ti``): samples ``first`` to
+    ``first + samples - 1``, each strain's in ``parts`` runs of samples, the runs on
+    parallel threads (a run's rows depend only on the seed and its samples: ``parts``
+    the threads, five strains in as many parts each are shared out evenly)."""
+    ri, ru, rf, ti = rows
+    strains = ri.shape[0]
+    tricks = params[P_HAND_SIZE]
+    for job in prange(strains * parts):
         # the index as an int64: Numba types it int64, then uint64 once the loop runs in
         # parallel, and passed as it is each type compiled the whole play again
-        odds_nb((seed, known, first, samples), int(np.int64(t)), params, deck_cards, players,
-                ri[t], ru[t], rf[t], ti[t], record_tricks)
+        t = int(np.int64(job)) // parts
+        part = int(np.int64(job)) % parts
+        lo = samples * part // parts
+        hi = samples * (part + 1) // parts
+        t0, t1 = (lo * tricks, hi * tricks) if record_tricks else (0, ti.shape[1])
+        odds_nb((seed, known, first + lo, hi - lo), t, params, deck_cards, players,
+                ri[t, lo:hi], ru[t, lo:hi], rf[t, lo:hi], ti[t, t0:t1], record_tricks)
