@@ -65,10 +65,8 @@ class StrainRows(NamedTuple):
 
     def expected_payout(self, strain: int, bid: int) -> float:
         """The declarer's mean payout over the samples of ``strain`` with the contract at
-        ``bid`` (:func:`settle_many`)."""
-        pay = settle_many(self.profile, bid=bid, strain=strain, taken=self.taken(strain),
-                          friend_kinds=self.friend_kinds(strain))
-        return float(pay[:, 0].mean())
+        ``bid`` (:meth:`StrainTally.expected_payout` of these rows)."""
+        return StrainTally.of_rows(self).expected_payout(strain, bid)
 
 
 class StrainTally(NamedTuple):
@@ -123,13 +121,18 @@ def tally_strains(profile: RuleProfile, hand: int, *, samples: int, seed: int,
                   players: tuple[PlayerSpec, ...], blind: int = 0,
                   progress: Callable[[int], None] | None = None) -> StrainTally:
     """The tally of :func:`play_strains`' deals (the same deals, sample for sample),
-    played :data:`TALLY_CHUNK` samples at a time; ``progress`` is called with the deals
-    played (samples times strains) after each chunk."""
+    played :data:`TALLY_CHUNK` samples at a time into the same row arrays; ``progress``
+    is called with the deals played (samples times strains) after each chunk."""
+    inputs = _kernel_inputs(profile, hand, blind, players)
     tally = StrainTally(profile, np.zeros(_tally_shape(profile), np.int64))
+    rows = _empty_rows(profile, min(TALLY_CHUNK, samples), False)
     for first in range(0, samples, TALLY_CHUNK):
         n = min(TALLY_CHUNK, samples - first)
-        tally.add(play_strains(profile, hand, samples=n, seed=seed, players=players,
-                               blind=blind, first=first))
+        if n < rows.ri.shape[1]:  # the last, shorter chunk
+            rows = _empty_rows(profile, n, False)
+        # every sample overwrites the columns tallied: the rows need no clearing
+        _play_into(rows, inputs, seed, first, False)
+        tally.add(rows)
         if progress is not None:
             progress(n * len(TRUMPS))
     return tally
@@ -145,18 +148,41 @@ def play_strains(profile: RuleProfile, hand: int, *, samples: int, seed: int,
     seed is played into row ``k - first``: a call with ``first`` set plays on where
     another stopped. The arguments are checked by
     :func:`mighty_sim.analysis.odds.check_hand_odds`."""
-    params = compile_profile(profile)
-    policies, pp = policy_arrays(players, profile)
+    rows = _empty_rows(profile, samples, record_tricks)
+    _play_into(rows, _kernel_inputs(profile, hand, blind, players), seed, first,
+               record_tricks)
+    return rows
+
+
+_Inputs = tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray], np.ndarray]
+
+
+def _kernel_inputs(profile: RuleProfile, hand: int, blind: int,
+                   players: tuple[PlayerSpec, ...]) -> _Inputs:
+    """The odds kernel's inputs other than the rows: the compiled profile, the deck, the
+    seats' policies and the known cards."""
+    return (compile_profile(profile), deck_array(profile), policy_arrays(players, profile),
+            np.array([*planes(hand), *planes(blind)], np.uint64))
+
+
+def _empty_rows(profile: RuleProfile, samples: int, record_tricks: bool) -> StrainRows:
+    """Row arrays for ``samples`` deals of every strain."""
     strains = len(TRUMPS)
-    ri = np.zeros((strains, samples, N_R), np.int64)
-    ru = np.zeros((strains, samples, N_U * profile.deck_copies), np.uint64)
-    rf = np.zeros((strains, samples, N_F), np.float64)
-    ti = np.zeros((strains, samples * profile.tricks if record_tricks else 1, N_T), np.int8)
-    known = np.array([*planes(hand), *planes(blind)], np.uint64)
-    odds_strains_nb(np.uint64(seed), known, first, samples, params, deck_array(profile),
-                    (policies, pp), (ri, ru, rf, ti), record_tricks,
+    return StrainRows(
+        profile, np.zeros((strains, samples, N_R), np.int64),
+        np.zeros((strains, samples, N_U * profile.deck_copies), np.uint64),
+        np.zeros((strains, samples, N_F), np.float64),
+        np.zeros((strains, samples * profile.tricks if record_tricks else 1, N_T), np.int8))
+
+
+def _play_into(rows: StrainRows, inputs: _Inputs, seed: int, first: int,
+               record_tricks: bool) -> None:
+    """Play samples ``first`` on of the seed into every row of ``rows``, the runs of each
+    strain's samples on as many threads as Numba has."""
+    params, deck, players, known = inputs
+    odds_strains_nb(np.uint64(seed), known, first, rows.ri.shape[1], params, deck, players,
+                    (rows.ri, rows.ru, rows.rf, rows.ti), record_tricks,
                     numba.get_num_threads())
-    return StrainRows(profile, ri, ru, rf, ti)
 
 
 def settle_many(profile: RuleProfile, *, bid: int, strain: int, taken: np.ndarray,
