@@ -24,8 +24,12 @@ from mighty_sim.kernels.layout import (
     T_WINNER,
 )
 from mighty_sim.kernels.params import MODE_CALLED, compile_profile
+from mighty_sim.kernels.players.lead_fit import WEIGHTS as LEAD_WEIGHTS
+from mighty_sim.kernels.players.lead_fit import card_features as lead_features
+from mighty_sim.kernels.players.lead_fit import fitted_lead_nb
 from mighty_sim.kernels.players.play_policy_nb import (
     gone_kinds_nb,
+    lead_fit_at_nb,
     lead_nb,
     play_decide_nb,
     side_points_nb,
@@ -52,6 +56,8 @@ from mighty_sim.rules.cards import cards_of, format_cards, parse_cards
 from mighty_sim.rules.profile import TRUMPS, load_profile
 
 POLICIES = {"heuristic": POLICY_HEURISTIC, "baseline": POLICY_BASELINE}
+NO_FIT = (False, (1, 5, 0, 0, -1, False, 0, 0))
+"""A lead not chosen by the fitted score (play_policy_nb.lead_fit_at_nb's shape)."""
 
 
 def _pp(profile_name: str = "standard") -> np.ndarray:
@@ -88,7 +94,7 @@ def _follow(policy: str, profile_name: str, hand: str, legal: str, played: str,
     gone = np.uint64(parse_cards(hand) | parse_cards(played))
     card, _, _ = play_decide_nb(POLICIES[policy], _st(), seat, np.uint64(parse_cards(hand)),
                                 np.uint64(parse_cards(legal)), at, partners, declarer_side,
-                                (np.uint64(0), gone, behind[0], behind[1], leader), 5,
+                                (np.uint64(0), gone, behind[0], behind[1], leader, NO_FIT), 5,
                                 params, -1)
     return int(card)
 
@@ -101,7 +107,7 @@ def _lead(club: bool, hand: str, when: tuple[str, int], declarer_side: bool,
     mask, seen_mask = np.uint64(parse_cards(hand)), np.uint64(parse_cards(seen))
     trump, trick_no = when
     card, _, _ = lead_nb(mask, mask, TRUMPS.index(trump), trick_no, -1,
-                         (declarer_side, True), seen_mask, _card("AS"), (True, False), 0,
+                         (declarer_side, True, NO_FIT), seen_mask, _card("AS"), (True, False), 0,
                          club, mask | seen_mask)
     return int(card)
 
@@ -283,8 +289,8 @@ def test_the_joker_is_led_before_it_loses_its_power(policy: str) -> None:
     hand = np.uint64(parse_cards("JK 5C"))
     seen = np.uint64(((1 << 53) - 1) & ~parse_cards(
         "JK 5C KC QC JC 10C 9C 8C 7C 6C 2D 3D"))
-    card, _, _ = lead_nb(hand, hand, TRUMPS.index("S"), 9, -1, (True, True), seen, _card("AD"),
-                         (True, True), 0, policy == "heuristic", hand | seen)
+    card, _, _ = lead_nb(hand, hand, TRUMPS.index("S"), 9, -1, (True, True, NO_FIT), seen,
+                         _card("AD"), (True, True), 0, policy == "heuristic", hand | seen)
     assert (card == 52) == (policy == "heuristic")
 
 
@@ -381,6 +387,51 @@ def test_the_fitted_shed_plays_the_card_its_features_score_lowest() -> None:
         assert score[card] <= min(score.values()) + 1e-9, (legal, outside, trump, at)
 
 
+def test_the_fitted_lead_plays_the_card_its_features_score_lowest() -> None:
+    """The kernel's fitted lead against the features its weights were fitted on
+    (lead_fit.card_features), over random positions: the card it leads scores lowest, up
+    to rounding."""
+    params = compile_profile(STANDARD)
+    rng = np.random.default_rng(11)
+    weights = np.array(LEAD_WEIGHTS)
+    for _ in range(3000):
+        trump = int(rng.integers(0, 5))
+        mighty = int(mighty_of_nb(params, trump))
+        cards = rng.permutation(53)
+        k = int(rng.integers(1, 9))
+        hand = sum(1 << int(c) for c in cards[:k])
+        legal = hand if rng.integers(0, 3) else sum(1 << int(c) for c in cards[:max(1, k // 2)])
+        outside = sum(1 << int(c) for c in cards[k:k + int(rng.integers(0, 30))])
+        at = dict(pal_pos=int(rng.integers(0, 5)), n=5, after=int(rng.integers(1, 9)),
+                  trick=int(rng.integers(2, 10)), called_suit=int(rng.integers(-1, 4)),
+                  mate_next=int(rng.integers(0, 2)), opp_void=int(rng.integers(0, 16)),
+                  pal_void=int(rng.integers(0, 16)))
+        card = int(fitted_lead_nb(np.uint64(hand), np.uint64(legal), np.uint64(outside), trump,
+                                  mighty, (at["pal_pos"], 5, at["after"], at["trick"],
+                                           at["called_suit"], bool(at["mate_next"]),
+                                           at["opp_void"], at["pal_void"])))
+        score = {c: float(np.dot(lead_features(c, hand, outside, trump, mighty, at), weights))
+                 for c in range(53) if legal >> c & 1}
+        assert card in score
+        assert score[card] <= min(score.values()) + 1e-9, (legal, outside, trump, at)
+
+
+def test_the_declarer_does_not_draw_trumps_with_its_ace_at_trick_2() -> None:
+    """Trick 2, hearts trump, the declarer to lead with the ace of trumps, the friend
+    hidden: the rules drew trumps with the ace (the highest unseen trump); the fitted lead
+    of trick 2 keeps it and leads a side card (trick 1: spades, followed by all)."""
+    hand = np.uint64(parse_cards("AH QH 9H 5H 3H 4C 7C 6D 8D"))
+    seen = np.uint64(parse_cards("KS QS 9S 4S 2S"))
+    trump = TRUMPS.index("H")
+    fit = lead_fit_at_nb(True, (0, 5, 8, 2), -1, 0, 0)
+    card, _, _ = lead_nb(hand, hand, trump, 2, -1, (True, True, fit), seen, _card("AS"),
+                         (True, False), 0, True, hand | seen)
+    rules, _, _ = lead_nb(hand, hand, trump, 2, -1, (True, True, NO_FIT), seen, _card("AS"),
+                          (True, False), 0, True, hand | seen)
+    assert rules == _card("AH")
+    assert card != _card("AH") and card // 13 != trump, format_cards(1 << card)
+
+
 @pytest.mark.parametrize("policy", ["heuristic", "baseline"])
 def test_two_decks_no_king_is_cashed_while_the_other_ace_is_out(policy: str) -> None:
     """Two decks, diamonds trump, the declarer's side to lead: one ace of hearts has been
@@ -392,7 +443,7 @@ def test_two_decks_no_king_is_cashed_while_the_other_ace_is_out(policy: str) -> 
     gone = np.uint64(gone_kinds_nb(np.uint64(hand), np.uint64(0), seen, np.uint64(0), 2)
                      if club else np.uint64(hand) | seen)
     card, _, _ = lead_nb(np.uint64(hand), np.uint64(hand), TRUMPS.index("D"), 4, -1,
-                         (True, True),
+                         (True, True, NO_FIT),
                          seen, _card("AS"), (True, False), 0, club, gone)
     assert (card == _card("KH")) == (policy == "baseline")
 

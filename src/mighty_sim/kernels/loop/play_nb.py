@@ -5,7 +5,8 @@ double-dummy search advance it the same way, with one deck or two.
 A play state is three arrays, all preallocated by the caller:
 
 - ``s`` int64 (``N_S``): contract and trick state at the ``S_*`` indices, with each
-  seat's captured points at ``S_CAPTURED + seat`` and tricks won at ``S_WON + seat``;
+  seat's captured points at ``S_CAPTURED + seat`` and tricks won at ``S_WON + seat``,
+  and the voids shown at ``S_VOIDS``;
 - ``h`` uint64 (``N_H``): each seat's hand at index ``seat`` (with two decks its first
   deck's cards, the second's at ``H_PLANE1 + seat``), then ``H_SEEN`` (card kinds of
   finished tricks), ``H_DISCARDS`` (the declarer's discards), ``H_DECK`` (the deck) and,
@@ -36,6 +37,7 @@ from .._jit import njit, var
 from ..layout import (
     MAX_PLAYERS,
     POLICY_BASELINE,
+    POLICY_HEURISTIC,
     POLICY_PIMC,
     POLICY_RANDOM,
     T_CARDS,
@@ -65,8 +67,11 @@ from ..params import (
     P_TOTAL_POINTS,
 )
 from ..players.play_policy_nb import (
+    called_suit_nb,
+    fitted_nb,
     gone_kinds_nb,
     hostile_behind_nb,
+    lead_fit_at_nb,
     play_decide_nb,
     seats_behind_nb,
 )
@@ -84,8 +89,10 @@ from ..rules.rules_nb import (
     kind_nb,
     legal_plays_nb,
     lowest_card_nb,
+    mighty_of_nb,
     popcount_nb,
     settle_nb,
+    suit_to_follow_nb,
     trick_winner_nb,
 )
 
@@ -95,7 +102,10 @@ from ..rules.rules_nb import (
     S_JOKER_SUIT, S_DEMANDED, S_TRACK, S_DECKS, S_CAPTURED,
 ) = range(21)
 S_WON = S_CAPTURED + MAX_PLAYERS
-N_S = S_WON + MAX_PLAYERS
+S_VOIDS = S_WON + MAX_PLAYERS
+"""The suits each seat has shown void in (it did not follow them with a card other than
+Mighty or the joker): bit ``4 * seat + suit``."""
+N_S = S_VOIDS + 1
 H_SEEN, H_DISCARDS, H_DECK, H_CANT = MAX_PLAYERS, MAX_PLAYERS + 1, MAX_PLAYERS + 2, MAX_PLAYERS + 3
 H_PLANE1 = H_CANT + MAX_PLAYERS
 # two decks: the kinds both copies of which were played, and the jokers played
@@ -129,6 +139,7 @@ def start_play_nb(
     h[H_SEEN] = 0
     h[H_SEEN2] = 0
     h[H_JOKERS_SEEN] = 0
+    s[S_VOIDS] = 0
     h[H_DISCARDS] = discards
     h[H_DISCARDS_P0] = 0
     h[H_DISCARDS_P1] = 0
@@ -278,14 +289,19 @@ def play_until_nb(
             (declarer, friend, revealed, s[S_KIND], s[S_CALLED], s[S_MODE]), partners)
         behind = seats_behind_nb(n, s[S_LEADER], seat)
         hostile = hostile_behind_nb(behind, partners, seat, n, declarer, known)
+        fit = lead_fit_at_nb(
+            k == 0 and policy == POLICY_HEURISTIC and fitted_nb(params) and ours,
+            (seat, n, hand_size - trick_no, trick_no),
+            called_suit_nb(s[S_MODE], s[S_CALLED], revealed), partners, s[S_VOIDS])
         card, suit, demand = play_decide_nb(
             policy, st, seat, hand, legal,
             (tr, k, s[S_LEADER], s[S_TRUMP], trick_no, s[S_JOKER_SUIT], s[S_DEMANDED] == 1,
-             demand_card), partners, ours, (h[H_SEEN], gone, behind, hostile, declarer), n,
-            params, -1)
+             demand_card), partners, ours, (h[H_SEEN], gone, behind, hostile, declarer, fit),
+            n, params, -1)
         if s[S_DECKS] == 2:
             card = copy_of_nb(h[seat], h[H_PLANE1 + seat], card)
         if k + 1 < n and s[S_TRACK] == 0:  # mid-trick: no trick to close, no inference
+            note_void_nb(s, tr, seat, card, params)
             place_card_nb(s, h, tr, seat, card, suit, demand)
         else:
             t_used = apply_play_nb(s, h, tr, seat, card, suit, demand, params, record, ti,
@@ -366,6 +382,23 @@ def infer_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, seat: int, card: int,
 
 
 @njit(cache=True, inline="always")
+def note_void_nb(s: np.ndarray, tr: np.ndarray, seat: int, card: int, params: np.ndarray
+                 ) -> None:
+    """Note in ``s[S_VOIDS]`` that ``seat``, about to play ``card`` (physical with two
+    decks) into the trick, shows a void: the card is of another suit than the one to
+    follow, and neither Mighty nor the joker."""
+    k = s[S_K]
+    if k == 0:
+        return
+    kind = kind_nb(card) if s[S_DECKS] == 2 else card
+    if kind == JOKER_BIT or kind == mighty_of_nb(params, s[S_TRUMP]):
+        return
+    su = suit_to_follow_nb(tr, k, s[S_TRUMP], s[S_TRICK_NO], s[S_JOKER_SUIT], params)
+    if 0 <= su < 4 and kind // 13 != su:
+        s[S_VOIDS] |= 1 << (4 * seat + su)
+
+
+@njit(cache=True, inline="always")
 def take_copy_nb(h: np.ndarray, seat: int, card: int) -> None:
     """Take physical ``card`` (two decks) from ``seat``'s hand."""
     if card >= PLANE_BITS:
@@ -428,6 +461,7 @@ def apply_play_nb(
     ``ti``. Returns the trick rows used."""
     if s[S_TRACK] == 1:
         infer_nb(s, h, tr, seat, card, params)
+    note_void_nb(s, tr, seat, card, params)
     if place_card_nb(s, h, tr, seat, card, suit, demand):
         return t_used
     t_used, seen = end_trick_nb(s, tr, params, record, ti, t_used)

@@ -48,12 +48,14 @@ from ..params import (
     P_MIGHTY_SETS_FROM,
 )
 from ..players.play_policy_nb import (
+    called_suit_nb,
     fit_code_nb,
     fitted_nb,
     follow_club_nb,
     follow_nb,
     hostile_behind_nb,
     joker_fades_nb,
+    lead_fit_at_nb,
     lead_nb,
     play_decide_nb,
     random_play_at_nb,
@@ -101,6 +103,7 @@ from .play_nb import (
     S_REVEALED,
     S_TRICK_NO,
     S_TRUMP,
+    S_VOIDS,
     S_WON,
     TR_PHYSICAL,
     club_memory_nb,
@@ -317,6 +320,7 @@ def play_tricks_nb(
     jokers_seen = int(h[H_JOKERS_SEEN])
     jokers = params[P_JOKERS]
     absent = ~h[H_DECK]  # the cards the profile's deck does not have
+    voids = s[S_VOIDS]  # the suits each seat has shown void in (play_nb.S_VOIDS)
     state = st[0]  # the stream's state in a register, stored back where others draw
     while trick_no <= hand_size:
         powered_lead = not in_tricks_nb(r.joker_powerless, trick_no)
@@ -363,8 +367,11 @@ def play_tricks_nb(
                     two and club, (declarer, friend, revealed, kind, called, mode),
                     (partners >> (8 * seat)) & 0xFF)
                 if k == 0:  # the heuristic leader (policy_nb.play_decide_nb's lead)
+                    fit = lead_fit_at_nb(fitted and club and ours,
+                                         (seat, n, hand_size - trick_no, trick_no),
+                                         called_suit_nb(mode, called, revealed), mine, voids)
                     card, named, demand = lead_nb(hand, legal, trump, trick_no, demand_card,
-                                                  (ours, not tricks_scored), seen, r.mighty,
+                                                  (ours, not tricks_scored, fit), seen, r.mighty,
                                                   (powered_lead, joker_fades_nb(params,
                                                                                 trick_no)),
                                                   r.hunter_tricks, club, gone)
@@ -404,7 +411,10 @@ def play_tricks_nb(
                     card, named, demand = play_decide_nb(
                         policies[seat], st, seat, hand, legal,
                         (tr, k, leader, trump, trick_no, joker_suit, demanded, demand_card),
-                        mine, ours, (seen, gone, behind, hostile, declarer), n, params, win)
+                        mine, ours, (seen, gone, behind, hostile, declarer,
+                                     lead_fit_at_nb(False, (seat, n, 0, trick_no), -1,
+                                                    mine, voids)),
+                        n, params, win)
             # -- the card into the trick (play_nb.place_card_nb) -----------------------------
             if two:
                 copy = copy_of_nb(h[seat], h[H_PLANE1 + seat], card)
@@ -424,6 +434,9 @@ def play_tricks_nb(
                     seen2 |= bit_nb(card)
                 if card == JOKER_BIT:
                     jokers_seen += 1
+            if k > 0 and 0 <= suit < 4 and card != JOKER_BIT and card != r.mighty and (
+                    card // 13 != suit):
+                voids |= 1 << (4 * seat + suit)  # a void shown (play_nb.note_void_nb)
             in_trick |= bit_nb(card)
             if bit_nb(card) & POINT_MASK:
                 trick_points += 1
@@ -472,6 +485,7 @@ def play_tricks_nb(
     s[S_DEMANDED] = 0
     h[H_SEEN] = seen
     h[H_SEEN2] = seen2
+    s[S_VOIDS] = voids
     h[H_JOKERS_SEEN] = np.uint64(jokers_seen)
     st[0] = state
     return t_used

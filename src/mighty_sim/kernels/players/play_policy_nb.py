@@ -16,6 +16,7 @@ from ..layout import POLICY_BASELINE, POLICY_RANDOM
 from ..params import (
     BID_TRICKS,
     HUNTER_NEXT_PLAYER,
+    MODE_CALLED,
     P_BID_UNIT,
     P_HAND_SIZE,
     P_HUNTED_POWERLESS,
@@ -47,6 +48,7 @@ from ..rules.rules_nb import (
     suit_to_follow_nb,
     trick_winner_nb,
 )
+from .lead_fit import FIT_PLAYERS, FIT_TRICK, fitted_lead_nb
 from .shed_fit import fitted_shed_nb
 
 _RANK_0 = np.uint64(sum(1 << (13 * s) for s in range(4)))  # the 2 of every suit
@@ -98,7 +100,8 @@ def random_play_nb(st: np.ndarray, legal: np.uint64, powered_lead: bool,
 def play_decide_nb(
     policy: int, st: np.ndarray, seat: int, hand: np.uint64, legal: np.uint64,
     at: tuple[np.ndarray, int, int, int, int, int, bool, int], partner_mask: int,
-    declarer_side: bool, memory: tuple[np.uint64, np.uint64, int, float, int], players: int,
+    declarer_side: bool, memory: tuple[np.uint64, np.uint64, int, float, int, LeadFit],
+    players: int,
     params: np.ndarray, win_idx: int,
 ) -> tuple[int, int, bool]:
     """(card, joker suit named or -1, demand) for the seat to play.
@@ -111,18 +114,19 @@ def play_decide_nb(
     kinds of which no copy is left outside its hand, this trick's cards counted (see
     :func:`gone_kinds_nb`), and every card the profile's deck does not have;
     ``behind``, the seats still to play (bit s); ``hostile``, how many of them it
-    counts as opponents, :func:`hostile_behind_nb`; the declarer); ``win_idx`` the index in
+    counts as opponents, :func:`hostile_behind_nb`; the declarer; the fitted lead's
+    inputs, :func:`lead_fit_at_nb`); ``win_idx`` the index in
     ``trick`` of the card winning it so far when the caller knows it, else -1.
     """
     trick, n_played, leader, trump, trick_no, joker_suit, demanded, demand_card = at
-    seen, gone, behind, hostile, declarer = memory
+    seen, gone, behind, hostile, declarer, fit = memory
     powered_lead = not in_tricks_nb(params[P_JOKER_POWERLESS], trick_no)
     if policy == POLICY_RANDOM:
         return random_play_nb(st, legal, n_played == 0 and powered_lead, demand_card)
     mighty = mighty_of_nb(params, trump)
     if n_played == 0:
         return lead_nb(hand, legal, trump, trick_no, demand_card,
-                       (declarer_side, params[P_BID_UNIT] != BID_TRICKS), seen,
+                       (declarer_side, params[P_BID_UNIT] != BID_TRICKS, fit), seen,
                        mighty, (powered_lead, joker_fades_nb(params, trick_no)),
                        params[P_HUNTER_TRICKS],
                        policy != POLICY_BASELINE, gone)
@@ -608,21 +612,62 @@ def shed_nb(legal: np.uint64, trump: int, mighty: int) -> int:
     return best
 
 
+LeadFit = tuple[bool, tuple[int, int, int, int, int, bool, int, int]]
+"""Whether a leader leads by :func:`.lead_fit.fitted_lead_nb`, and that score's inputs."""
+
+
+@njit(cache=True, inline="always")
+def called_suit_nb(mode: int, called: int, revealed: bool) -> int:
+    """The called card's suit while the friend it names is hidden, else -1 (the joker's
+    too)."""
+    if mode != MODE_CALLED or revealed or called < 0 or called == JOKER_BIT:
+        return -1
+    return called // 13
+
+
+@njit(cache=True, inline="always")
+def lead_fit_at_nb(use: bool, at: tuple[int, int, int, int], called_suit: int, mine: int,
+                   voids: int) -> LeadFit:
+    """Whether the leader leads by the fitted score, and its inputs: ``use`` where the
+    caller allows it (a heuristic leader of the declarer's side in a one-deck point game,
+    :func:`fitted_nb`), in trick ``lead_fit.FIT_TRICK`` of a game of
+    ``lead_fit.FIT_PLAYERS`` players; ``at`` is (the leader, the
+    number of players, the tricks after this one, the trick), ``mine`` its known
+    partners and ``voids`` the suits every seat has shown void in (``play_nb.S_VOIDS``)."""
+    seat, n, after, trick_no = at
+    pal, opp_void, pal_void = -1, 0, 0
+    for p in range(n):
+        if p == seat:
+            continue
+        if (mine >> p) & 1:
+            pal_void |= (voids >> (4 * p)) & 0xF
+            if pal < 0:
+                pal = p
+        else:
+            opp_void |= (voids >> (4 * p)) & 0xF
+    pal_pos = 0 if pal < 0 else (pal - seat if pal > seat else pal - seat + n)
+    mate_next = (mine >> (seat + 1 if seat + 1 < n else 0)) & 1 == 1
+    on = use and trick_no == FIT_TRICK and n == FIT_PLAYERS
+    return on, (pal_pos, n, after, trick_no, called_suit, mate_next, opp_void, pal_void)
+
+
 @njit(cache=True)
 def lead_nb(
     hand: np.uint64, legal: np.uint64, trump: int, trick_no: int, demand_card: int,
-    side: tuple[bool, bool], seen: np.uint64, mighty: int, joker: tuple[bool, bool],
-    hunter_tricks: int, club: bool, gone: np.uint64,
+    side: tuple[bool, bool, LeadFit], seen: np.uint64, mighty: int,
+    joker: tuple[bool, bool], hunter_tricks: int, club: bool, gone: np.uint64,
 ) -> tuple[int, int, bool]:
     """The heuristic leader's (card, joker suit named or -1, demand): ``demand_card`` the
     card that may demand the joker now (-1 if none), ``side`` whether the leader is on the
-    declarer's side and whether the profile scores card points, ``seen`` every card of the finished
+    declarer's side, whether the profile scores card points and the fitted lead's inputs
+    (:func:`lead_fit_at_nb`: where it applies, the leader plays the card of lowest
+    :func:`.lead_fit.fitted_lead_nb` after the hunt), ``seen`` every card of the finished
     tricks, ``hunter_tricks`` the profile's tricks where the hunter may demand, ``joker``
     whether a joker led now has power and whether it has none from the next trick on;
     ``gone`` the card kinds of which no copy is left outside its hand (:func:`gone_kinds_nb`),
     which the heuristic counts by copies where the baseline takes a kind seen once as
     gone; ``club`` whether it plays as the heuristic or the baseline."""
-    declarer_side, for_points = side
+    declarer_side, for_points, fit = side
     # 1. hunt the joker while it is out and not ours
     out = not has_nb(gone, JOKER_BIT) if club else not has_nb(seen, JOKER_BIT)
     if (demand_card >= 0 and has_nb(legal, demand_card) and out
@@ -633,6 +678,12 @@ def lead_nb(
     if club and has_nb(legal, JOKER_BIT) and powered_lead and fades:
         # the joker's last trick with its power: a joker kept to the end is lost
         return JOKER_BIT, (trump if trump != NO_TRUMP else 0), False
+    use_fit, fit_at = fit
+    if use_fit:  # the declarer's side's fitted lead of trick 2 (lead_fit)
+        card = fitted_lead_nb(hand, legal, outside, trump, mighty, fit_at)
+        if card == JOKER_BIT and powered_lead:
+            return card, (trump if trump != NO_TRUMP else 0), False
+        return card, -1, False
     # 2. declarer side draws trumps while opponents may hold some: with its top trump
     # when no unseen trump beats it (the heuristic; else its lowest), the baseline always
     if declarer_side and trump != NO_TRUMP:
