@@ -21,6 +21,7 @@ import argparse
 import numpy as np
 from rich.progress import track
 
+from mighty_sim.analysis.stats import demean_by
 from mighty_sim.engine.batch import play_batch
 from mighty_sim.engine.players import parse_players
 from mighty_sim.engine.search import recorded_positions
@@ -160,13 +161,6 @@ def collect(seed: int, games: int) -> tuple[tuple[np.ndarray, ...], int]:
             np.array(chosen)), len(played)
 
 
-def demean(a: np.ndarray, ids: np.ndarray) -> np.ndarray:
-    """``a`` less its mean over each lead's cards."""
-    _, inv, count = np.unique(ids, return_inverse=True, return_counts=True)
-    sums = np.stack([np.bincount(inv, col) for col in a.reshape(len(a), -1).T], 1)
-    return a - (sums[inv] / count[inv, None]).reshape(a.shape)
-
-
 def choice_costs(weights: np.ndarray, data: tuple) -> tuple[np.ndarray, np.ndarray]:
     """Each lead's cost of the card the score chooses, and of the rules' card."""
     x, cost, ids, played = data
@@ -178,7 +172,7 @@ def choice_costs(weights: np.ndarray, data: tuple) -> tuple[np.ndarray, np.ndarr
 train, train_deals = collect(args.train, args.games)
 test, test_deals = collect(args.test, args.games // 2)
 x, cost, ids, _ = train
-weights, *_ = np.linalg.lstsq(demean(x, ids), demean(cost, ids), rcond=None)
+weights, *_ = np.linalg.lstsq(demean_by(x, ids), demean_by(cost, ids), rcond=None)
 print(f"{len(np.unique(ids)):,} leads of {train_deals:,} deals (seed {args.train}); "
       f"test: {len(np.unique(test[2])):,} leads of {test_deals:,} deals (seed {args.test})")
 for name, w in (("fitted now", weights), ("in force", WEIGHTS)):

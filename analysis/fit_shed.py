@@ -17,6 +17,7 @@ import argparse
 
 import numpy as np
 
+from mighty_sim.analysis.stats import demean_by
 from mighty_sim.engine.batch import play_batch
 from mighty_sim.engine.players import parse_players
 from mighty_sim.engine.search import TOP, Position, recorded_positions, solve_position
@@ -124,13 +125,6 @@ def collect(seed: int, games: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
             np.array(chosen)), len(played)
 
 
-def demean(a: np.ndarray, ids: np.ndarray) -> np.ndarray:
-    """``a`` less its mean over each follow's cards."""
-    _, inv, count = np.unique(ids, return_inverse=True, return_counts=True)
-    sums = np.stack([np.bincount(inv, col) for col in a.reshape(len(a), -1).T], 1)
-    return a - (sums[inv] / count[inv, None]).reshape(a.shape)
-
-
 def chosen_cost(weights: np.ndarray, data: tuple, deals: int) -> tuple[float, float]:
     """The cost a deal of the cards the score chooses, and of the cards played."""
     x, cost, ids, played = data
@@ -142,7 +136,7 @@ def chosen_cost(weights: np.ndarray, data: tuple, deals: int) -> tuple[float, fl
 train, train_deals = collect(args.train, args.games)
 test, test_deals = collect(args.test, args.games // 2)
 x, cost, ids, _ = train
-weights, *_ = np.linalg.lstsq(demean(x, ids), demean(cost, ids), rcond=None)
+weights, *_ = np.linalg.lstsq(demean_by(x, ids), demean_by(cost, ids), rcond=None)
 print(f"{len(np.unique(ids)):,} follows of {train_deals:,} deals (seed {args.train}); "
       f"test: {test_deals:,} deals (seed {args.test})")
 for name, w in (("fitted now", weights), ("in force", WEIGHTS)):

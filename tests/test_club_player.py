@@ -355,6 +355,19 @@ def test_a_hidden_friends_defender_feeds_a_trick_it_cannot_place(policy: str) ->
         assert card == _card(want if policy == "heuristic" else "4D"), played
 
 
+def _random_position(rng: np.random.Generator, params: np.ndarray
+                     ) -> tuple[int, int, np.ndarray, int, int]:
+    """A random strain (NT included), its Mighty, a hand of 1 to 8 random cards (as a
+    list and a mask) and up to 29 other cards unseen (a mask)."""
+    trump = int(rng.integers(0, 5))
+    mighty = int(mighty_of_nb(params, trump))
+    cards = rng.permutation(53)
+    k = int(rng.integers(1, 9))
+    hand = sum(1 << int(c) for c in cards[:k])
+    outside = sum(1 << int(c) for c in cards[k:k + int(rng.integers(0, 30))])
+    return trump, mighty, cards[:k], hand, outside
+
+
 def test_the_fitted_shed_plays_the_card_its_features_score_lowest() -> None:
     """The kernel's fitted choice (its own, faster arithmetic) against the features the
     weights were fitted on (shed_fit.card_features), over random positions: the card it
@@ -366,12 +379,7 @@ def test_the_fitted_shed_plays_the_card_its_features_score_lowest() -> None:
     rng = np.random.default_rng(7)
     weights = np.array(WEIGHTS)
     for _ in range(3000):
-        trump = int(rng.integers(0, 5))
-        mighty = int(mighty_of_nb(params, trump))
-        cards = rng.permutation(53)
-        k = int(rng.integers(1, 9))
-        legal = sum(1 << int(c) for c in cards[:k])
-        outside = sum(1 << int(c) for c in cards[k:k + int(rng.integers(0, 30))])
+        trump, mighty, _, legal, outside = _random_position(rng, params)
         pw = int(rng.integers(0, 2))
         at = dict(pw=pw, unknown=int(not pw and rng.integers(0, 2)),
                   mates=int(rng.integers(0, 3)), opps=int(rng.integers(0, 3)),
@@ -395,13 +403,9 @@ def test_the_fitted_lead_plays_the_card_its_features_score_lowest() -> None:
     rng = np.random.default_rng(11)
     weights = np.array(LEAD_WEIGHTS)
     for _ in range(3000):
-        trump = int(rng.integers(0, 5))
-        mighty = int(mighty_of_nb(params, trump))
-        cards = rng.permutation(53)
-        k = int(rng.integers(1, 9))
-        hand = sum(1 << int(c) for c in cards[:k])
+        trump, mighty, cards, hand, outside = _random_position(rng, params)
+        k = len(cards)
         legal = hand if rng.integers(0, 3) else sum(1 << int(c) for c in cards[:max(1, k // 2)])
-        outside = sum(1 << int(c) for c in cards[k:k + int(rng.integers(0, 30))])
         at = dict(pal_pos=int(rng.integers(0, 5)), n=5, after=int(rng.integers(1, 9)),
                   trick=int(rng.integers(2, 10)), called_suit=int(rng.integers(-1, 4)),
                   mate_next=int(rng.integers(0, 2)), opp_void=int(rng.integers(0, 16)),

@@ -33,3 +33,16 @@ def mean_interval(values: np.ndarray) -> tuple[float, float, float]:
     mean = float(values.mean()) if n else math.nan
     half = Z95 * float(values.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
     return mean, mean - half, mean + half
+
+
+def demean_by(a: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """``a`` (rows, or rows of columns) less the mean of the rows that share its id: the
+    fitted choices' costs and features, each less its decision's mean
+    (``analysis/fit_shed.py``, ``analysis/fit_lead.py``).
+
+    >>> demean_by(np.array([1.0, 3.0, 5.0]), np.array([0, 0, 1])).tolist()
+    [-1.0, 1.0, 0.0]
+    """
+    _, inv, count = np.unique(ids, return_inverse=True, return_counts=True)
+    sums = np.stack([np.bincount(inv, col) for col in a.reshape(len(a), -1).T], 1)
+    return a - (sums[inv] / count[inv, None]).reshape(a.shape)
