@@ -146,3 +146,36 @@ def test_a_hunter_that_takes_the_jokers_power_is_asked_of_the_whole_trick() -> N
     power = joker_has_power_nb(trick, 2, trump, trick_no, False, params)
     assert winners_nb(legal, JOKER_BIT, clubs, trump, mighty_of_nb(params, trump), power) == 0
     assert not winners_apply_nb(trick, 2, legal, trump, params)
+
+
+@pytest.mark.parametrize("name", ["standard", "russian-3p", "russian-5p"])
+def test_the_voids_shown_are_the_suits_not_followed(name: str) -> None:
+    """``S_VOIDS`` after a whole deal holds, for each seat, exactly the suits it did not
+    follow in the recorded tricks with a card other than Mighty or the joker (the suit
+    to follow read from the trick's first cards), in the one-loop play and the state
+    machine alike (one deck: the recorded cards are the kinds)."""
+    from mighty_sim.kernels.layout import T_CARDS, T_JOKER_SUIT, T_LEADER, T_NO
+    from mighty_sim.kernels.loop.play_nb import S_TRUMP, S_VOIDS
+
+    profile = load_profile(name)
+    params = compile_profile(profile)
+    n = profile.players
+    shown = 0
+    for deal_seed in range(60):
+        for fast in (True, False):
+            _, s, _, _, ti, _ = _play(fast, name, "heuristic" if deal_seed % 2 else "random",
+                                      deal_seed)
+            trump = int(s[S_TRUMP])
+            mighty = int(mighty_of_nb(params, trump))
+            want = 0
+            for row in ti:
+                cards = np.array([int(row[T_CARDS + k]) for k in range(n)], np.int64)
+                for k in range(1, n):
+                    su = suit_to_follow_nb(cards, k, trump, int(row[T_NO]),
+                                           int(row[T_JOKER_SUIT]), params)
+                    c = int(cards[k])
+                    if c not in (JOKER_BIT, mighty) and 0 <= su < 4 and c // 13 != su:
+                        want |= 1 << (4 * ((int(row[T_LEADER]) + k) % n) + su)
+            assert int(s[S_VOIDS]) == want, (name, deal_seed, fast)
+            shown += bin(want).count("1")
+    assert shown > 0
