@@ -40,7 +40,6 @@ from mighty_sim.kernels.loop.play_nb import (
     S_KIND,
     S_MODE,
     S_REVEALED,
-    S_TRICK_NO,
     S_VOIDS,
     apply_play_nb,
     legal_now_nb,
@@ -55,8 +54,9 @@ from mighty_sim.kernels.params import (
     P_JOKER_POWERLESS,
     compile_profile,
 )
-from mighty_sim.kernels.players.lead_fit import FEATURES, WEIGHTS, card_features
+from mighty_sim.kernels.players.lead_fit import FEATURES, FIT_TRICK, WEIGHTS, card_features
 from mighty_sim.kernels.players.play_policy_nb import (
+    NO_LEAD_FIT,
     called_suit_nb,
     joker_fades_nb,
     lead_fit_at_nb,
@@ -79,7 +79,6 @@ EVERY = (1 << (JOKER_BIT + 1)) - 1
 HEURISTIC = np.full(MAX_PLAYERS, POLICY_HEURISTIC, np.int64)
 SCRATCH = np.zeros((1, N_T), np.int8)
 STREAM = np.zeros(1, np.uint64)  # the heuristic draws nothing
-NO_FIT = (False, (0, N, 0, 0, -1, False, 0, 0))
 
 
 def rules_lead(hand: int, legal: int, seen: int, trump: int) -> int:
@@ -88,7 +87,7 @@ def rules_lead(hand: int, legal: int, seen: int, trump: int) -> int:
     mighty = int(mighty_of_nb(params, trump))
     powered = not in_tricks_nb(params[P_JOKER_POWERLESS], args.trick)
     card, _, _ = lead_nb(np.uint64(hand), np.uint64(legal), trump, args.trick, -1,
-                         (True, True, NO_FIT), np.uint64(seen), mighty,
+                         (True, True, NO_LEAD_FIT), np.uint64(seen), mighty,
                          (powered, joker_fades_nb(params, args.trick)),
                          params[P_HUNTER_TRICKS], True, np.uint64(hand | seen))
     return int(card)
@@ -144,11 +143,13 @@ def collect(seed: int, games: int) -> tuple[tuple[np.ndarray, ...], int]:
         hand = int(h[seat])
         mine = int(partners_of_nb(seat, N, d, int(s[S_FRIEND]), bool(s[S_REVEALED]),
                                   int(s[S_KIND])))
-        _, at_nb = lead_fit_at_nb(True, (seat, N, HAND - args.trick, int(s[S_TRICK_NO])),
+        # the score's inputs as the kernel works them out (asked as for FIT_TRICK, where
+        # the kernel does: they do not depend on the trick)
+        _, at_nb = lead_fit_at_nb(True, (seat, N, FIT_TRICK),
                                   int(called_suit_nb(int(s[S_MODE]), int(s[S_CALLED]),
                                                      bool(s[S_REVEALED]))),
                                   mine, int(s[S_VOIDS]))
-        at = dict(zip(("pal_pos", "n", "after", "trick", "called_suit", "mate_next",
+        at = dict(zip(("pal_pos", "n", "called_suit", "mate_next",
                        "opp_void", "pal_void"), (int(v) for v in at_nb), strict=True))
         outside = EVERY & ~hand & ~int(h[H_SEEN])
         mighty = int(mighty_of_nb(params, trump))

@@ -28,6 +28,7 @@ from mighty_sim.kernels.players.lead_fit import WEIGHTS as LEAD_WEIGHTS
 from mighty_sim.kernels.players.lead_fit import card_features as lead_features
 from mighty_sim.kernels.players.lead_fit import fitted_lead_nb
 from mighty_sim.kernels.players.play_policy_nb import (
+    NO_LEAD_FIT,
     gone_kinds_nb,
     lead_fit_at_nb,
     lead_nb,
@@ -56,8 +57,6 @@ from mighty_sim.rules.cards import cards_of, format_cards, parse_cards
 from mighty_sim.rules.profile import TRUMPS, load_profile
 
 POLICIES = {"heuristic": POLICY_HEURISTIC, "baseline": POLICY_BASELINE}
-NO_FIT = (False, (1, 5, 0, 0, -1, False, 0, 0))
-"""A lead not chosen by the fitted score (play_policy_nb.lead_fit_at_nb's shape)."""
 
 
 def _pp(profile_name: str = "standard") -> np.ndarray:
@@ -94,7 +93,7 @@ def _follow(policy: str, profile_name: str, hand: str, legal: str, played: str,
     gone = np.uint64(parse_cards(hand) | parse_cards(played))
     card, _, _ = play_decide_nb(POLICIES[policy], _st(), seat, np.uint64(parse_cards(hand)),
                                 np.uint64(parse_cards(legal)), at, partners, declarer_side,
-                                (np.uint64(0), gone, behind[0], behind[1], leader, NO_FIT), 5,
+                                (np.uint64(0), gone, behind[0], behind[1], leader, NO_LEAD_FIT), 5,
                                 params, -1)
     return int(card)
 
@@ -107,8 +106,8 @@ def _lead(club: bool, hand: str, when: tuple[str, int], declarer_side: bool,
     mask, seen_mask = np.uint64(parse_cards(hand)), np.uint64(parse_cards(seen))
     trump, trick_no = when
     card, _, _ = lead_nb(mask, mask, TRUMPS.index(trump), trick_no, -1,
-                         (declarer_side, True, NO_FIT), seen_mask, _card("AS"), (True, False), 0,
-                         club, mask | seen_mask)
+                         (declarer_side, True, NO_LEAD_FIT), seen_mask, _card("AS"),
+                         (True, False), 0, club, mask | seen_mask)
     return int(card)
 
 
@@ -289,7 +288,7 @@ def test_the_joker_is_led_before_it_loses_its_power(policy: str) -> None:
     hand = np.uint64(parse_cards("JK 5C"))
     seen = np.uint64(((1 << 53) - 1) & ~parse_cards(
         "JK 5C KC QC JC 10C 9C 8C 7C 6C 2D 3D"))
-    card, _, _ = lead_nb(hand, hand, TRUMPS.index("S"), 9, -1, (True, True, NO_FIT), seen,
+    card, _, _ = lead_nb(hand, hand, TRUMPS.index("S"), 9, -1, (True, True, NO_LEAD_FIT), seen,
                          _card("AD"), (True, True), 0, policy == "heuristic", hand | seen)
     assert (card == 52) == (policy == "heuristic")
 
@@ -406,18 +405,30 @@ def test_the_fitted_lead_plays_the_card_its_features_score_lowest() -> None:
         trump, mighty, cards, hand, outside = _random_position(rng, params)
         k = len(cards)
         legal = hand if rng.integers(0, 3) else sum(1 << int(c) for c in cards[:max(1, k // 2)])
-        at = dict(pal_pos=int(rng.integers(0, 5)), n=5, after=int(rng.integers(1, 9)),
-                  trick=int(rng.integers(2, 10)), called_suit=int(rng.integers(-1, 4)),
+        at = dict(pal_pos=int(rng.integers(0, 5)), n=5, called_suit=int(rng.integers(-1, 4)),
                   mate_next=int(rng.integers(0, 2)), opp_void=int(rng.integers(0, 16)),
                   pal_void=int(rng.integers(0, 16)))
         card = int(fitted_lead_nb(np.uint64(hand), np.uint64(legal), np.uint64(outside), trump,
-                                  mighty, (at["pal_pos"], 5, at["after"], at["trick"],
-                                           at["called_suit"], bool(at["mate_next"]),
-                                           at["opp_void"], at["pal_void"])))
+                                  mighty, (at["pal_pos"], 5, at["called_suit"],
+                                           bool(at["mate_next"]), at["opp_void"],
+                                           at["pal_void"])))
         score = {c: float(np.dot(lead_features(c, hand, outside, trump, mighty, at), weights))
                  for c in range(53) if legal >> c & 1}
         assert card in score
         assert score[card] <= min(score.values()) + 1e-9, (legal, outside, trump, at)
+
+
+def test_the_fitted_lead_plays_in_trick_2_of_five_player_games_only() -> None:
+    """lead_fit_at_nb: the score chooses where the caller allows it, in trick 2, with five
+    players; it reads the partner's place and splits the voids shown between the
+    partners' and the opponents'."""
+    seat, partner = 1, 4  # the partner plays three seats after the leader
+    voids = (1 << (4 * partner + 2)) | (1 << (4 * 0 + 1)) | (1 << (4 * seat + 3))
+    on, at = lead_fit_at_nb(True, (seat, 5, 2), 3, 1 << partner, voids)
+    assert on and at == (3, 5, 3, False, 1 << 1, 1 << 2)
+    assert lead_fit_at_nb(True, (seat, 5, 0 + 2), -1, 1 << 2, 0)[1][3]  # partner next
+    for use, n, trick_no in ((False, 5, 2), (True, 5, 3), (True, 4, 2), (True, 6, 2)):
+        assert not lead_fit_at_nb(use, (seat, n, trick_no), -1, 1 << partner, voids)[0]
 
 
 def test_the_declarer_does_not_draw_trumps_with_its_ace_at_trick_2() -> None:
@@ -427,10 +438,10 @@ def test_the_declarer_does_not_draw_trumps_with_its_ace_at_trick_2() -> None:
     hand = np.uint64(parse_cards("AH QH 9H 5H 3H 4C 7C 6D 8D"))
     seen = np.uint64(parse_cards("KS QS 9S 4S 2S"))
     trump = TRUMPS.index("H")
-    fit = lead_fit_at_nb(True, (0, 5, 8, 2), -1, 0, 0)
+    fit = lead_fit_at_nb(True, (0, 5, 2), -1, 0, 0)
     card, _, _ = lead_nb(hand, hand, trump, 2, -1, (True, True, fit), seen, _card("AS"),
                          (True, False), 0, True, hand | seen)
-    rules, _, _ = lead_nb(hand, hand, trump, 2, -1, (True, True, NO_FIT), seen, _card("AS"),
+    rules, _, _ = lead_nb(hand, hand, trump, 2, -1, (True, True, NO_LEAD_FIT), seen, _card("AS"),
                           (True, False), 0, True, hand | seen)
     assert rules == _card("AH")
     assert card != _card("AH") and card // 13 != trump, format_cards(1 << card)
@@ -447,7 +458,7 @@ def test_two_decks_no_king_is_cashed_while_the_other_ace_is_out(policy: str) -> 
     gone = np.uint64(gone_kinds_nb(np.uint64(hand), np.uint64(0), seen, np.uint64(0), 2)
                      if club else np.uint64(hand) | seen)
     card, _, _ = lead_nb(np.uint64(hand), np.uint64(hand), TRUMPS.index("D"), 4, -1,
-                         (True, True, NO_FIT),
+                         (True, True, NO_LEAD_FIT),
                          seen, _card("AS"), (True, False), 0, club, gone)
     assert (card == _card("KH")) == (policy == "baseline")
 

@@ -291,7 +291,7 @@ def play_until_nb(
         hostile = hostile_behind_nb(behind, partners, seat, n, declarer, known)
         fit = lead_fit_at_nb(
             k == 0 and policy == POLICY_HEURISTIC and fitted_nb(params) and ours,
-            (seat, n, hand_size - trick_no, trick_no),
+            (seat, n, trick_no),
             called_suit_nb(s[S_MODE], s[S_CALLED], revealed), partners, s[S_VOIDS])
         card, suit, demand = play_decide_nb(
             policy, st, seat, hand, legal,

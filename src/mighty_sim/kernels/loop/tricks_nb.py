@@ -367,8 +367,7 @@ def play_tricks_nb(
                     two and club, (declarer, friend, revealed, kind, called, mode),
                     (partners >> (8 * seat)) & 0xFF)
                 if k == 0:  # the heuristic leader (policy_nb.play_decide_nb's lead)
-                    fit = lead_fit_at_nb(fitted and club and ours,
-                                         (seat, n, hand_size - trick_no, trick_no),
+                    fit = lead_fit_at_nb(fitted and club and ours, (seat, n, trick_no),
                                          called_suit_nb(mode, called, revealed), mine, voids)
                     card, named, demand = lead_nb(hand, legal, trump, trick_no, demand_card,
                                                   (ours, not tricks_scored, fit), seen, r.mighty,
@@ -412,8 +411,8 @@ def play_tricks_nb(
                         policies[seat], st, seat, hand, legal,
                         (tr, k, leader, trump, trick_no, joker_suit, demanded, demand_card),
                         mine, ours, (seen, gone, behind, hostile, declarer,
-                                     lead_fit_at_nb(False, (seat, n, 0, trick_no), -1,
-                                                    mine, voids)),
+                                     lead_fit_at_nb(False, (seat, n, trick_no), -1, mine,
+                                                    voids)),
                         n, params, win)
             # -- the card into the trick (play_nb.place_card_nb) -----------------------------
             if two:

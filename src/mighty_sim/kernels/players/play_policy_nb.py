@@ -612,8 +612,11 @@ def shed_nb(legal: np.uint64, trump: int, mighty: int) -> int:
     return best
 
 
-LeadFit = tuple[bool, tuple[int, int, int, int, int, bool, int, int]]
+LeadFit = tuple[bool, tuple[int, int, int, bool, int, int]]
 """Whether a leader leads by :func:`.lead_fit.fitted_lead_nb`, and that score's inputs."""
+NO_LEAD_FIT: LeadFit = (False, (0, 0, -1, False, 0, 0))
+"""A lead the rules choose (as :func:`lead_fit_at_nb` returns it where the score does not
+apply), for callers outside the play loops."""
 
 
 @njit(cache=True, inline="always")
@@ -626,15 +629,17 @@ def called_suit_nb(mode: int, called: int, revealed: bool) -> int:
 
 
 @njit(cache=True, inline="always")
-def lead_fit_at_nb(use: bool, at: tuple[int, int, int, int], called_suit: int, mine: int,
+def lead_fit_at_nb(use: bool, at: tuple[int, int, int], called_suit: int, mine: int,
                    voids: int) -> LeadFit:
     """Whether the leader leads by the fitted score, and its inputs: ``use`` where the
     caller allows it (a heuristic leader of the declarer's side in a one-deck point game,
     :func:`fitted_nb`), in trick ``lead_fit.FIT_TRICK`` of a game of
-    ``lead_fit.FIT_PLAYERS`` players; ``at`` is (the leader, the
-    number of players, the tricks after this one, the trick), ``mine`` its known
-    partners and ``voids`` the suits every seat has shown void in (``play_nb.S_VOIDS``)."""
-    seat, n, after, trick_no = at
+    ``lead_fit.FIT_PLAYERS`` players; ``at`` is (the leader, the number of players, the
+    trick), ``mine`` its known partners and ``voids`` the suits every seat has shown void
+    in (``play_nb.S_VOIDS``). Elsewhere the inputs are not worked out."""
+    seat, n, trick_no = at
+    if not (use and trick_no == FIT_TRICK and n == FIT_PLAYERS):
+        return False, (0, n, -1, False, 0, 0)
     pal, opp_void, pal_void = -1, 0, 0
     for p in range(n):
         if p == seat:
@@ -647,8 +652,7 @@ def lead_fit_at_nb(use: bool, at: tuple[int, int, int, int], called_suit: int, m
             opp_void |= (voids >> (4 * p)) & 0xF
     pal_pos = 0 if pal < 0 else (pal - seat if pal > seat else pal - seat + n)
     mate_next = (mine >> (seat + 1 if seat + 1 < n else 0)) & 1 == 1
-    on = use and trick_no == FIT_TRICK and n == FIT_PLAYERS
-    return on, (pal_pos, n, after, trick_no, called_suit, mate_next, opp_void, pal_void)
+    return True, (pal_pos, n, called_suit, mate_next, opp_void, pal_void)
 
 
 @njit(cache=True)
