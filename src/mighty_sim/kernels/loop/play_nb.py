@@ -391,11 +391,18 @@ def note_void_nb(s: np.ndarray, tr: np.ndarray, seat: int, card: int, params: np
     if k == 0:
         return
     kind = kind_nb(card) if s[S_DECKS] == 2 else card
-    if kind == JOKER_BIT or kind == mighty_of_nb(params, s[S_TRUMP]):
-        return
     su = suit_to_follow_nb(tr, k, s[S_TRUMP], s[S_TRICK_NO], s[S_JOKER_SUIT], params)
-    if 0 <= su < 4 and kind // 13 != su:
-        s[S_VOIDS] |= 1 << (4 * seat + su)
+    s[S_VOIDS] |= void_shown_nb(seat, kind, su, mighty_of_nb(params, s[S_TRUMP]))
+
+
+@njit(cache=True, inline="always")
+def void_shown_nb(seat: int, kind: int, suit: int, mighty: int) -> int:
+    """The ``S_VOIDS`` bit that ``seat`` shows by playing card kind ``kind`` to a trick
+    whose suit to follow is ``suit`` (-1: none): a card of another suit, neither Mighty nor
+    the joker; else 0. The one test of both play loops."""
+    if 0 <= suit < 4 and kind != JOKER_BIT and kind != mighty and kind // 13 != suit:
+        return 1 << (4 * seat + suit)
+    return 0
 
 
 @njit(cache=True, inline="always")

@@ -110,6 +110,7 @@ from .play_nb import (
     partners_of_nb,
     record_trick_nb,
     take_copy_nb,
+    void_shown_nb,
 )
 
 _JOKER = np.uint64(1) << np.uint64(JOKER_BIT)
@@ -433,9 +434,8 @@ def play_tricks_nb(
                     seen2 |= bit_nb(card)
                 if card == JOKER_BIT:
                     jokers_seen += 1
-            if k > 0 and 0 <= suit < 4 and card != JOKER_BIT and card != r.mighty and (
-                    card // 13 != suit):
-                voids |= 1 << (4 * seat + suit)  # a void shown (play_nb.note_void_nb)
+            if k > 0:  # a void shown (the card kind against the suit to follow)
+                voids |= void_shown_nb(seat, card, suit, r.mighty)
             in_trick |= bit_nb(card)
             if bit_nb(card) & POINT_MASK:
                 trick_points += 1
