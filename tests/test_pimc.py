@@ -10,7 +10,17 @@ from mighty_sim.cli.commands import main
 from mighty_sim.engine.batch import play_batch
 from mighty_sim.engine.players import parse_players
 from mighty_sim.kernels._jit import njit
-from mighty_sim.kernels.layout import MAX_PLAYERS, N_R, N_T, T_CARDS, T_DEMAND, T_LEADER, T_WINNER
+from mighty_sim.kernels.layout import (
+    MAX_PLAYERS,
+    N_R,
+    N_T,
+    R_POINTS,
+    T_CARDS,
+    T_DEMAND,
+    T_LEADER,
+    T_NO,
+    T_WINNER,
+)
 from mighty_sim.kernels.loop.play_nb import H_CANT, H_SEEN, N_H, N_S, play_until_nb, start_play_nb
 from mighty_sim.kernels.params import MODE_CALLED, P_MIN_BID, compile_profile
 from mighty_sim.kernels.players.pimc_nb import sample_world_nb
@@ -176,6 +186,27 @@ def test_pimc_rows_do_not_depend_on_batching() -> None:
     np.testing.assert_array_equal(whole.rf, np.concatenate([first.rf, rest.rf]))
 
 
+@pytest.mark.parametrize("profile", ["standard", "russian-7p"])
+def test_pimc_before_its_first_searched_trick_plays_the_heuristics_cards(profile: str) -> None:
+    """``from=T``: the heuristic's cards before trick T (bidding, exchange and call are the
+    heuristic's anyway): past the last trick the rows are the heuristic's, card for card;
+    from the second-last trick on PIMC's own cards begin, and only there."""
+    rules = load_profile(profile)
+    last = rules.tricks
+    heuristic = play_batch(rules, seed=6, game_start=0, games=60, record_tricks=True,
+                           players=parse_players("heuristic", rules.players))
+    never = play_batch(rules, seed=6, game_start=0, games=60, record_tricks=True,
+                       players=parse_players(f"pimc:worlds=4:from={last + 1}", rules.players))
+    np.testing.assert_array_equal(never.ri, heuristic.ri)
+    np.testing.assert_array_equal(never.ti, heuristic.ti)
+    late = play_batch(rules, seed=6, game_start=0, games=60, record_tricks=True,
+                      players=parse_players(f"pimc:worlds=4:from={last - 1}", rules.players))
+    np.testing.assert_array_equal(late.ri[:, :R_POINTS], heuristic.ri[:, :R_POINTS])
+    before = late.ti[:, T_NO] < last - 1
+    np.testing.assert_array_equal(late.ti[before], heuristic.ti[before])
+    assert (late.ti[~before] != heuristic.ti[~before]).any()
+
+
 def test_pimc_beats_the_heuristic_in_a_duplicate_duel() -> None:
     """PIMC, which bids as the heuristic and rolls out with it, plays the cards better: a
     PIMC that fell back to the heuristic's cards, or chose them badly, gains nothing."""
@@ -189,6 +220,7 @@ def test_pimc_beats_the_heuristic_in_a_duplicate_duel() -> None:
 @pytest.mark.parametrize(
     ("players", "message"),
     [("pimc:worlds=0", "worlds must be in"), ("pimc:depth=3", "unknown option"),
+     ("pimc:from=0", "from must be in"), ("heuristic:from=9", "pimc only"),
      ("heuristic:noise=0.1", "pimc only"), ("pimc:noise=x", "noise must be a number")],
 )
 def test_bad_pimc_options_are_one_line_errors(players: str, message: str) -> None:

@@ -110,8 +110,9 @@ def _data_errors() -> tuple[type[BaseException], ...]:
 
 
 PLAYER = ("random, heuristic[@FILE][:AGGR], baseline[:AGGR] (the first heuristic, frozen) "
-          "or pimc[@FILE][:worlds=K][:rollouts=R][:noise=P] "
-          "(@FILE: bidding values written by `mighty-sim tune`)")
+          "or pimc[@FILE][:worlds=K][:rollouts=R][:noise=P][:from=T] "
+          "(@FILE: bidding values written by `mighty-sim tune`; from=T: PIMC searches "
+          "from trick T, the heuristic's cards before it)")
 """A player as the options that take one read it (see ``engine.players.parse_player``)."""
 
 

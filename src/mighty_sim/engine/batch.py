@@ -36,6 +36,7 @@ from ..kernels.layout import (
     OUTCOMES,
     POLICY_NAMES,
     PP_AGGRESSIVENESS,
+    PP_FROM_TRICK,
     PP_NOISE,
     PP_ROLLOUTS,
     PP_WORLDS,
@@ -138,6 +139,7 @@ def policy_arrays(players: tuple[PlayerSpec, ...], profile: RuleProfile
         pp[s, PP_WORLDS] = spec.worlds
         pp[s, PP_ROLLOUTS] = spec.rollouts
         pp[s, PP_NOISE] = spec.noise
+        pp[s, PP_FROM_TRICK] = spec.from_trick
         (spec.resolved(profile).params or HeuristicParams()).fill(pp[s])
     return policies, pp
 

@@ -21,9 +21,10 @@ within 60,000 redeals); a run with such players stops before it writes anything.
 
 @dataclass(frozen=True)
 class PlayerSpec:
-    """A seat's policy and its parameters (``worlds``, ``rollouts``, ``noise``: PIMC's;
-    ``params``: the heuristic's bidding values, which PIMC bids with too; None for the
-    values tuned for the profile played, see :func:`resolved`)."""
+    """A seat's policy and its parameters (``worlds``, ``rollouts``, ``noise`` and
+    ``from_trick``, the first trick whose cards it searches, the heuristic's before it:
+    PIMC's; ``params``: the heuristic's bidding values, which PIMC bids with too; None
+    for the values tuned for the profile played, see :func:`resolved`)."""
 
     policy: str = "heuristic"
     aggressiveness: float = 0.0
@@ -31,6 +32,7 @@ class PlayerSpec:
     rollouts: int = 1
     noise: float = 0.0
     params: HeuristicParams | None = None
+    from_trick: int = 1
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.aggressiveness)
@@ -45,6 +47,8 @@ class PlayerSpec:
         out: dict[str, object] = {"policy": self.policy, "aggressiveness": self.aggressiveness}
         if self.policy == "pimc":
             out.update(worlds=self.worlds, rollouts=self.rollouts, noise=self.noise)
+            if self.from_trick != 1:  # (a run recorded before the option reads the same)
+                out["from_trick"] = self.from_trick
         if self.params is not None:
             out["params"] = self.params.to_dict()
         return out
@@ -64,20 +68,24 @@ class PlayerSpec:
 
 
 _PIMC_KEYS: dict[str, tuple[Callable[[str], float], float, float]] = {
-    "worlds": (int, 1, 10_000), "rollouts": (int, 1, 100), "noise": (float, 0.0, 1.0)}
+    "worlds": (int, 1, 10_000), "rollouts": (int, 1, 100), "noise": (float, 0.0, 1.0),
+    "from": (int, 1, 30)}
 
 
 def parse_player(text: str) -> PlayerSpec:
     """A player from ``policy[@FILE][:option...]``: ``@FILE`` takes the bidding values of
     a file written by ``mighty-sim tune`` (else the values tuned for the profile played);
     an option is a number (the aggressiveness, points added to the bid ceiling) or
-    ``aggr=``, and for ``pimc`` also ``worlds=``, ``rollouts=``, ``noise=``.
+    ``aggr=``, and for ``pimc`` also ``worlds=``, ``rollouts=``, ``noise=`` and ``from=``
+    (the first trick it searches; it plays the heuristic's cards before it).
 
     >>> spec = parse_player("heuristic:1.5")
     >>> spec.policy, spec.aggressiveness, spec.params is None
     ('heuristic', 1.5, True)
     >>> parse_player("pimc:worlds=40").worlds
     40
+    >>> parse_player("pimc:worlds=20:from=7").from_trick
+    7
     >>> parse_player("random:worlds=4")
     Traceback (most recent call last):
     ...
@@ -118,7 +126,7 @@ def parse_player(text: str) -> PlayerSpec:
         values[key] = value
     return PlayerSpec(name, float(values.get("aggr", 0.0)),
                       int(values.get("worlds", DEFAULT_WORLDS)), int(values.get("rollouts", 1)),
-                      float(values.get("noise", 0.0)), params)
+                      float(values.get("noise", 0.0)), params, int(values.get("from", 1)))
 
 
 def parse_players(text: str, players: int) -> tuple[PlayerSpec, ...]:

@@ -27,8 +27,10 @@ from ..layout import (
     OUTCOME_PLAYED,
     OUTCOME_WEAK,
     POLICY_BASELINE,
+    POLICY_HEURISTIC,
     POLICY_PIMC,
     POLICY_RANDOM,
+    PP_FROM_TRICK,
     R_AUCTION_BID,
     R_AUCTION_TRUMP,
     R_BID,
@@ -389,9 +391,12 @@ def play_contract_nb(
     tr = scratch_i[2]
     h = scratch_u[1]
     track = var(False)
+    early = scratch_i[0]  # free once dealt: the policies before a PIMC seat's searched tricks
     for p in range(n):
+        early[p] = policies[p]
         if policies[p] == POLICY_PIMC:
             track = True
+            early[p] = POLICY_HEURISTIC
     start_play_nb(s, h, tr, params, hands, discards, (d, bid, trump, changed),
                   (mode, called, request), track)
     if two:
@@ -406,6 +411,10 @@ def play_contract_nb(
         if s[S_TRICK_NO] > hand_size:
             break
         seat = to_play_nb(s)  # a PIMC seat
+        if s[S_TRICK_NO] < pp[seat, PP_FROM_TRICK]:  # the heuristic's card before it searches
+            t_used = play_until_nb(st, s, h, tr, early, params, 0.0, record_tricks, ti, t_used,
+                                   1)
+            continue
         legal = legal_now_nb(s, h, tr, seat, params)
         card, suit, demand = pimc_decide_nb(pp[seat], st, s, h, tr, seat, legal, params)
         if two:
