@@ -92,6 +92,7 @@ from ..rules.rules_nb import (
     mighty_of_nb,
     popcount_nb,
     settle_nb,
+    suit_mask_nb,
     suit_to_follow_nb,
     trick_winner_nb,
 )
@@ -353,6 +354,22 @@ def jokers_held_nb(h: np.ndarray, seat: int) -> int:
     return popcount_nb(h[seat] & JOKER_PAIR) + popcount_nb(h[H_PLANE1 + seat] & JOKER_PAIR)
 
 
+@njit(cache=True, inline="always")
+def open_to_infer_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, seat: int, card: int
+                     ) -> tuple[np.uint64, np.uint64]:
+    """(the kind of ``card`` as a mask, the cards :func:`infer_nb` may still find ``seat``
+    cannot hold: not seen, not in the trick, not known already). With two decks ``card``
+    is physical and the cards are kinds: a kind seen once may have a copy left."""
+    if s[S_DECKS] == 2:
+        c = bit_nb(kind_nb(card))
+        return c, h[H_DECK] & ~h[H_SEEN2] & ~h[H_CANT + seat] & ~c
+    c = bit_nb(card)
+    unknown = h[H_DECK] & ~h[H_SEEN] & ~h[H_CANT + seat] & ~c
+    for i in range(s[S_K]):
+        unknown &= ~bit_nb(tr[i])
+    return c, unknown
+
+
 @njit(cache=True)
 def infer_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, seat: int, card: int,
              params: np.ndarray) -> None:
@@ -363,22 +380,24 @@ def infer_nb(s: np.ndarray, h: np.ndarray, tr: np.ndarray, seat: int, card: int,
     the cards are kinds (a seat that cannot hold a kind holds no copy of it)."""
     k = s[S_K]
     req = lead_request_nb(s, seat) if s[S_REVEALED] == 1 else -1
-    if s[S_DECKS] == 2:  # kinds: a kind seen once may have a copy left
-        c = bit_nb(kind_nb(card))
-        unknown = h[H_DECK] & ~h[H_SEEN2] & ~h[H_CANT + seat] & ~c
-    else:
-        c = bit_nb(card)
-        unknown = h[H_DECK] & ~h[H_SEEN] & ~h[H_CANT + seat] & ~c
-        for i in range(k):
-            unknown &= ~bit_nb(tr[i])
+    c, unknown = open_to_infer_nb(s, h, tr, seat, card)
+    # the rules of play name suits, and Mighty, the joker and the hunter by themselves:
+    # beside ``card``, every other card of a suit makes it legal or illegal alike, so one
+    # card of each suit's other cards is tried, and each of the three alone
+    trump = s[S_TRUMP]
+    specials = bit_nb(mighty_of_nb(params, trump)) | ~(bit_nb(JOKER_BIT) - np.uint64(1))
+    hunter = hunter_of_nb(params, trump)
+    if hunter >= 0:
+        specials |= bit_nb(hunter)
     while unknown:
         x = lowest_card_nb(unknown)
         xb = bit_nb(x)
-        unknown &= ~xb
-        legal = legal_plays_nb(xb | c, tr, k, s[S_TRUMP], s[S_TRICK_NO], s[S_JOKER_SUIT],
+        alike = xb if xb & specials else unknown & suit_mask_nb(x // 13) & ~specials
+        unknown &= ~alike
+        legal = legal_plays_nb(xb | c, tr, k, trump, s[S_TRICK_NO], s[S_JOKER_SUIT],
                                s[S_DEMANDED] == 1, req, params)
         if not legal & c:
-            h[H_CANT + seat] |= xb
+            h[H_CANT + seat] |= alike
 
 
 @njit(cache=True, inline="always")
