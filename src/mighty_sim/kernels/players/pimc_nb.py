@@ -92,22 +92,40 @@ def sample_world_nb(
     the copies the deck has less those ``me`` holds or saw played), a holder's copies to
     its first free physical ids (``w[q]``, ``w[W1 + q]``: ``w`` has ``2 * W1`` words);
     ``H_CANT`` forbids kinds."""
+    iw, uw = sample_work_nb()
+    return sample_into_nb(st, (s, h, tr), me, w, iw, uw)
+
+
+@njit(cache=True, nrt=True)
+def sample_work_nb() -> tuple[np.ndarray, np.ndarray]:
+    """The work arrays of :func:`sample_into_nb`, allocated once for many worlds."""
+    return np.zeros((5, 128), np.int64), np.zeros(MAX_PLAYERS + 1, np.uint64)
+
+
+@njit(cache=True)
+def sample_into_nb(st: np.ndarray, state: tuple[np.ndarray, np.ndarray, np.ndarray],
+                   me: int, w: np.ndarray, iw: np.ndarray, uw: np.ndarray) -> bool:
+    """:func:`sample_world_nb` with its work arrays given (:func:`sample_work_nb`): a
+    holder's room, the cards to deal, the search's path and queue and which holders
+    are dealt to in ``iw``'s rows, what each may not hold in ``uw``."""
+    s, h, tr = state
     n = s[S_N]
     declarer = s[S_DECLARER]
     two = s[S_DECKS] == 2
     holders = n + 1
-    room = np.zeros(MAX_PLAYERS + 1, np.int64)
-    forbid = np.zeros(MAX_PLAYERS + 1, np.uint64)
-    active = np.zeros(MAX_PLAYERS + 1, np.bool_)
-    cards = np.empty(128, np.int64)
+    room, cards, prev, queue, active = iw[0], iw[1], iw[2], iw[3], iw[4]
+    forbid = uw
     m = 0
     for q in range(holders):
         w[q] = 0
         if two:
             w[W1 + q] = 0
+        room[q] = 0
+        active[q] = 0
+        forbid[q] = 0
         if q == me or (q == n and me == declarer):
             continue
-        active[q] = True
+        active[q] = 1
         if q < n:
             forbid[q] = h[H_CANT + q]
         if not two:
@@ -134,8 +152,6 @@ def sample_world_nb(
             cards[m] = c
             m += 1
     shuffle_nb(st, cards, m)
-    prev = np.empty(MAX_PLAYERS + 1, np.int64)
-    queue = np.empty(MAX_PLAYERS + 1, np.int64)
     for i in range(m):
         c = cards[i]
         cb = bit_nb(c)
@@ -260,8 +276,9 @@ def pimc_decide_nb(
     tr2 = tr.copy()
     ti = np.zeros((1, N_T), np.int8)
     heuristic = np.full(MAX_PLAYERS, POLICY_HEURISTIC, np.int64)
+    iw, uw = sample_work_nb()
     _values_nb(pp_row, st, (s, h, tr), seat, params, (mc, ms, md, nm), values,
-               (w, sw, hw, s2, h2, tr2, ti), heuristic)
+               (w, sw, hw, s2, h2, tr2, ti, iw, uw), heuristic)
     best = 0
     for i in range(1, nm):
         if values[i] > values[best]:
@@ -281,7 +298,7 @@ def _values_nb(
     :func:`pimc_decide_nb`'s, which it keeps alive."""
     s, h, tr = state
     mc, ms, md, nm = moves
-    w, sw, hw, s2, h2, tr2, ti = work
+    w, sw, hw, s2, h2, tr2, ti, iw, uw = work
     worlds = max(1, int(pp_row[PP_WORLDS]))
     rollouts = max(1, int(pp_row[PP_ROLLOUTS]))
     noise = pp_row[PP_NOISE]
@@ -289,7 +306,7 @@ def _values_nb(
     declarer = s[S_DECLARER]
     two = s[S_DECKS] == 2
     for _ in range(worlds):
-        if not sample_world_nb(st, s, h, tr, seat, w):
+        if not sample_into_nb(st, (s, h, tr), seat, w, iw, uw):
             continue  # pragma: no cover - the real deal is always a consistent world
         copy_nb(sw, s, s.shape[0])
         copy_nb(hw, h, h.shape[0])
