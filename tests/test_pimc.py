@@ -14,6 +14,10 @@ from mighty_sim.kernels.layout import (
     MAX_PLAYERS,
     N_R,
     N_T,
+    OUTCOME_PLAYED,
+    R_DECLARER,
+    R_FRIEND_SEAT,
+    R_OUTCOME,
     R_POINTS,
     T_CARDS,
     T_DEMAND,
@@ -207,6 +211,49 @@ def test_pimc_before_its_first_searched_trick_plays_the_heuristics_cards(profile
     assert (late.ti[~before] != heuristic.ti[~before]).any()
 
 
+def test_pimc_searches_only_the_cards_its_options_name() -> None:
+    """``to=``, ``on=`` and ``side=`` leave the other cards to the heuristic. Past
+    ``to=`` nothing is searched: a deal whose trick ``to`` is the heuristic's has the
+    heuristic's next trick. Searching the second-last trick only: with ``on=lead`` a trick whose lead is the heuristic's is the heuristic's whole trick
+    (its followers see the same cards); with ``on=follow`` every lead is the heuristic's;
+    with ``side=`` the leads of the other side are. Each searches some card: some row
+    differs from the heuristic's."""
+    rules = STANDARD
+    last = rules.tricks
+
+    def rows(player: str) -> np.ndarray:
+        batch = play_batch(rules, seed=6, game_start=0, games=80, record_tricks=True,
+                           players=parse_players(player, rules.players))
+        return batch.ti
+
+    heuristic = rows("heuristic")
+    base = f"pimc:worlds=4:from={last - 1}"
+    at = heuristic[:, T_NO] == last - 1
+    before = heuristic[:, T_NO] == last - 2
+    to = rows(f"pimc:worlds=4:from={last - 2}:to={last - 2}")
+    same = (to[before] == heuristic[before]).all(axis=1)
+    np.testing.assert_array_equal(to[at][same], heuristic[at][same])
+    assert not same.all()
+    lead = rows(f"{base}:on=lead")[at]
+    same_lead = lead[:, T_CARDS] == heuristic[at, T_CARDS]
+    np.testing.assert_array_equal(lead[same_lead], heuristic[at][same_lead])
+    assert not same_lead.all()
+    follow = rows(f"{base}:on=follow")[at]
+    np.testing.assert_array_equal(follow[:, T_CARDS], heuristic[at, T_CARDS])
+    assert (follow != heuristic[at]).any()
+    batch = play_batch(rules, seed=6, game_start=0, games=80,
+                       players=parse_players("heuristic", rules.players))
+    played = batch.ri[:, R_OUTCOME] == OUTCOME_PLAYED
+    declarer = batch.ri[played, R_DECLARER].astype(int)
+    friend = batch.ri[played, R_FRIEND_SEAT].astype(int)
+    leader = heuristic[at, T_LEADER].astype(int)
+    ours = (leader == declarer) | (leader == friend)
+    for side, other in (("declarer", ~ours), ("defence", ours)):
+        searched = rows(f"{base}:side={side}")[at]
+        np.testing.assert_array_equal(searched[other, T_CARDS], heuristic[at][other, T_CARDS])
+        assert (searched != heuristic[at]).any()
+
+
 def test_pimc_beats_the_heuristic_in_a_duplicate_duel() -> None:
     """PIMC, which bids as the heuristic and rolls out with it, plays the cards better: a
     PIMC that fell back to the heuristic's cards, or chose them badly, gains nothing."""
@@ -221,6 +268,8 @@ def test_pimc_beats_the_heuristic_in_a_duplicate_duel() -> None:
     ("players", "message"),
     [("pimc:worlds=0", "worlds must be in"), ("pimc:depth=3", "unknown option"),
      ("pimc:from=0", "from must be in"), ("heuristic:from=9", "pimc only"),
+     ("pimc:from=5:to=4", "to= must not be before from="), ("pimc:on=first", "on must be"),
+     ("heuristic:side=defence", "pimc only"),
      ("heuristic:noise=0.1", "pimc only"), ("pimc:noise=x", "noise must be a number")],
 )
 def test_bad_pimc_options_are_one_line_errors(players: str, message: str) -> None:

@@ -39,6 +39,9 @@ from ..kernels.layout import (
     PP_FROM_TRICK,
     PP_NOISE,
     PP_ROLLOUTS,
+    PP_SEARCH_ON,
+    PP_SEARCH_SIDE,
+    PP_TO_TRICK,
     PP_WORLDS,
     R_BID,
     R_DECLARER,
@@ -50,6 +53,8 @@ from ..kernels.layout import (
     R_SUCCESS,
     R_TRICKS,
     R_TRUMP,
+    SEARCH_ON,
+    SEARCH_SIDE,
 )
 from ..kernels.params import compile_profile
 from ..rules.cards import cards_of
@@ -140,6 +145,9 @@ def policy_arrays(players: tuple[PlayerSpec, ...], profile: RuleProfile
         pp[s, PP_ROLLOUTS] = spec.rollouts
         pp[s, PP_NOISE] = spec.noise
         pp[s, PP_FROM_TRICK] = spec.from_trick
+        pp[s, PP_TO_TRICK] = spec.to_trick
+        pp[s, PP_SEARCH_ON] = SEARCH_ON.index(spec.search_on)
+        pp[s, PP_SEARCH_SIDE] = SEARCH_SIDE.index(spec.search_side)
         (spec.resolved(profile).params or HeuristicParams()).fill(pp[s])
     return policies, pp
 

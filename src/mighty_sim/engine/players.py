@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..kernels.layout import DEFAULT_WORLDS, POLICY_NAMES
+from ..kernels.layout import DEFAULT_WORLDS, POLICY_NAMES, SEARCH_ON, SEARCH_SIDE
 from ..rules.profile import RuleProfile
 from .heuristic import HeuristicParams, read_tuned, tuned_for
 
@@ -21,10 +21,12 @@ within 60,000 redeals); a run with such players stops before it writes anything.
 
 @dataclass(frozen=True)
 class PlayerSpec:
-    """A seat's policy and its parameters (``worlds``, ``rollouts``, ``noise`` and
-    ``from_trick``, the first trick whose cards it searches, the heuristic's before it:
-    PIMC's; ``params``: the heuristic's bidding values, which PIMC bids with too; None
-    for the values tuned for the profile played, see :func:`resolved`)."""
+    """A seat's policy and its parameters (PIMC's ``worlds``, ``rollouts``, ``noise``, and
+    which of its cards it searches, the heuristic playing the others: from trick
+    ``from_trick`` to ``to_trick``, ``search_on`` its leads, its follows or both
+    (``SEARCH_ON``), ``search_side`` as the declarer or friend, as a defender, or both
+    (``SEARCH_SIDE``); ``params``: the heuristic's bidding values, which PIMC bids with
+    too; None for the values tuned for the profile played, see :func:`resolved`)."""
 
     policy: str = "heuristic"
     aggressiveness: float = 0.0
@@ -33,6 +35,9 @@ class PlayerSpec:
     noise: float = 0.0
     params: HeuristicParams | None = None
     from_trick: int = 1
+    to_trick: int = 30
+    search_on: str = "all"
+    search_side: str = "all"
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.aggressiveness)
@@ -47,8 +52,11 @@ class PlayerSpec:
         out: dict[str, object] = {"policy": self.policy, "aggressiveness": self.aggressiveness}
         if self.policy == "pimc":
             out.update(worlds=self.worlds, rollouts=self.rollouts, noise=self.noise)
-            if self.from_trick != 1:  # (a run recorded before the option reads the same)
-                out["from_trick"] = self.from_trick
+            # (a run recorded before an option reads the same)
+            defaults = PlayerSpec()
+            for key in ("from_trick", "to_trick", "search_on", "search_side"):
+                if getattr(self, key) != getattr(defaults, key):
+                    out[key] = getattr(self, key)
         if self.params is not None:
             out["params"] = self.params.to_dict()
         return out
@@ -69,15 +77,19 @@ class PlayerSpec:
 
 _PIMC_KEYS: dict[str, tuple[Callable[[str], float], float, float]] = {
     "worlds": (int, 1, 10_000), "rollouts": (int, 1, 100), "noise": (float, 0.0, 1.0),
-    "from": (int, 1, 30)}
+    "from": (int, 1, 30), "to": (int, 1, 30)}
+_PIMC_CHOICES = {"on": SEARCH_ON, "side": SEARCH_SIDE}
 
 
 def parse_player(text: str) -> PlayerSpec:
     """A player from ``policy[@FILE][:option...]``: ``@FILE`` takes the bidding values of
     a file written by ``mighty-sim tune`` (else the values tuned for the profile played);
     an option is a number (the aggressiveness, points added to the bid ceiling) or
-    ``aggr=``, and for ``pimc`` also ``worlds=``, ``rollouts=``, ``noise=`` and ``from=``
-    (the first trick it searches; it plays the heuristic's cards before it).
+    ``aggr=``, and for ``pimc`` also ``worlds=``, ``rollouts=``, ``noise=``, and which of
+    its cards it searches, the heuristic's cards played for the others: ``from=`` and
+    ``to=`` (the first and last tricks searched), ``on=lead`` or ``on=follow`` (its leads
+    only, its follows only), ``side=declarer`` or ``side=defence`` (as the declarer or
+    the friend only, as a defender only).
 
     >>> spec = parse_player("heuristic:1.5")
     >>> spec.policy, spec.aggressiveness, spec.params is None
@@ -86,6 +98,9 @@ def parse_player(text: str) -> PlayerSpec:
     40
     >>> parse_player("pimc:worlds=20:from=7").from_trick
     7
+    >>> spec = parse_player("pimc:to=6:on=lead:side=defence")
+    >>> spec.to_trick, spec.search_on, spec.search_side
+    (6, 'lead', 'defence')
     >>> parse_player("random:worlds=4")
     Traceback (most recent call last):
     ...
@@ -101,12 +116,21 @@ def parse_player(text: str) -> PlayerSpec:
             raise ValueError(f"player {text!r}: a random player has no tuned values")
         params = read_tuned(tuned_file)[0]
     values: dict[str, float | int] = {}
+    choices: dict[str, str] = {}
     for opt in opts:
         key, eq, raw = opt.partition("=")
         if not eq:
             key, raw = "aggr", opt
         key = key.strip()
         kind: Callable[[str], float]
+        if key in _PIMC_CHOICES:
+            if name != "pimc":
+                raise ValueError(f"player {text!r}: {key}= is an option of pimc only")
+            if raw not in _PIMC_CHOICES[key]:
+                raise ValueError(f"player {text!r}: {key} must be one of "
+                                 f"{', '.join(_PIMC_CHOICES[key])}, got {raw!r}")
+            choices[key] = raw
+            continue
         if key == "aggr":
             kind, low, high = float, -AGGRESSIVENESS_LIMIT, AGGRESSIVENESS_LIMIT
         elif key in _PIMC_KEYS:
@@ -115,7 +139,7 @@ def parse_player(text: str) -> PlayerSpec:
             kind, low, high = _PIMC_KEYS[key]
         else:
             raise ValueError(f"player {text!r}: unknown option {key!r} "
-                             f"(aggr, {', '.join(_PIMC_KEYS)})")
+                             f"(aggr, {', '.join([*_PIMC_KEYS, *_PIMC_CHOICES])})")
         try:
             value = kind(raw)
         except ValueError:
@@ -124,9 +148,14 @@ def parse_player(text: str) -> PlayerSpec:
         if not low <= value <= high:
             raise ValueError(f"player {text!r}: {key} must be in {low}..{high}")
         values[key] = value
-    return PlayerSpec(name, float(values.get("aggr", 0.0)),
+    spec = PlayerSpec(name, float(values.get("aggr", 0.0)),
                       int(values.get("worlds", DEFAULT_WORLDS)), int(values.get("rollouts", 1)),
-                      float(values.get("noise", 0.0)), params, int(values.get("from", 1)))
+                      float(values.get("noise", 0.0)), params, int(values.get("from", 1)),
+                      int(values.get("to", 30)), choices.get("on", "all"),
+                      choices.get("side", "all"))
+    if spec.to_trick < spec.from_trick:
+        raise ValueError(f"player {text!r}: to= must not be before from=")
+    return spec
 
 
 def parse_players(text: str, players: int) -> tuple[PlayerSpec, ...]:

@@ -48,14 +48,21 @@ POLICY_NAMES = ("random", "heuristic", "pimc", "baseline")
 # first heuristic, kept unchanged as a yardstick for duels (policy_nb's baseline branches)
 POLICY_RANDOM, POLICY_HEURISTIC, POLICY_PIMC, POLICY_BASELINE = range(len(POLICY_NAMES))
 # a seat's policy parameters: the aggressiveness (points added to the bid ceiling), a
-# PIMC player's worlds, rollouts, noise and the first trick it searches (the heuristic
-# plays its cards before it), and the heuristic's bidding parameters (see
-# mighty_sim.engine.players.HeuristicParams)
+# PIMC player's worlds, rollouts, noise, the first and last tricks it searches and which
+# of its cards there (SEARCH_*: the heuristic plays the others), and the heuristic's
+# bidding parameters (see mighty_sim.engine.players.HeuristicParams)
 (
     PP_AGGRESSIVENESS, PP_WORLDS, PP_ROLLOUTS, PP_NOISE, PP_BID_BASE, PP_STRENGTH_SCALE,
     PP_NT_MARGIN, PP_SOLO_THRESHOLD, PP_CHANGE_MARGIN, PP_WEAK_SHOW, PP_RAISE_MARGIN,
-    PP_STRAIN_FIT, PP_FRIEND_MARGIN, PP_BURY, PP_FROM_TRICK, N_POLICY_PARAMS,
-) = range(16)
+    PP_STRAIN_FIT, PP_FRIEND_MARGIN, PP_BURY, PP_FROM_TRICK, PP_TO_TRICK, PP_SEARCH_ON,
+    PP_SEARCH_SIDE, N_POLICY_PARAMS,
+) = range(19)
+SEARCH_ON = ("all", "lead", "follow")
+"""A PIMC player's ``on=``: the cards it searches by their place in the trick
+(PP_SEARCH_ON, the index)."""
+SEARCH_SIDE = ("all", "declarer", "defence")
+"""A PIMC player's ``side=``: whether it searches as the declarer or the friend, as a
+defender, or as either (PP_SEARCH_SIDE, the index)."""
 PP_BIDDING = (PP_AGGRESSIVENESS, PP_BID_BASE, PP_STRENGTH_SCALE, PP_NT_MARGIN,
               PP_SOLO_THRESHOLD, PP_CHANGE_MARGIN, PP_WEAK_SHOW, PP_RAISE_MARGIN,
               PP_STRAIN_FIT, PP_FRIEND_MARGIN, PP_BURY)

@@ -31,6 +31,9 @@ from ..layout import (
     POLICY_PIMC,
     POLICY_RANDOM,
     PP_FROM_TRICK,
+    PP_SEARCH_ON,
+    PP_SEARCH_SIDE,
+    PP_TO_TRICK,
     R_AUCTION_BID,
     R_AUCTION_TRUMP,
     R_BID,
@@ -102,6 +105,7 @@ from .play_nb import (
     H_PLANE1,
     S_DECLARER,
     S_FRIEND,
+    S_K,
     S_KIND,
     S_TRICK_NO,
     apply_play_nb,
@@ -411,7 +415,7 @@ def play_contract_nb(
         if s[S_TRICK_NO] > hand_size:
             break
         seat = to_play_nb(s)  # a PIMC seat
-        if s[S_TRICK_NO] < pp[seat, PP_FROM_TRICK]:  # the heuristic's card before it searches
+        if not searches_nb(pp[seat], s, seat):  # the heuristic's card where it does not search
             t_used = play_until_nb(st, s, h, tr, early, params, 0.0, record_tricks, ti, t_used,
                                    1)
             continue
@@ -426,6 +430,25 @@ def play_contract_nb(
     if two:
         ru[row, N_U + U_DISCARDS] = x1
     return t_used
+
+
+@njit(cache=True, inline="always")
+def searches_nb(pp: np.ndarray, s: np.ndarray, seat: int) -> bool:
+    """Whether a PIMC ``seat`` with parameters ``pp`` searches its next card: its trick
+    from ``PP_FROM_TRICK`` to ``PP_TO_TRICK``, its place in the trick and its side
+    (``layout.SEARCH_ON``, ``SEARCH_SIDE``) among those it searches."""
+    trick = s[S_TRICK_NO]
+    if trick < pp[PP_FROM_TRICK] or trick > pp[PP_TO_TRICK]:
+        return False
+    on = pp[PP_SEARCH_ON]
+    if on != 0 and (s[S_K] == 0) != (on == 1):
+        return False
+    side = pp[PP_SEARCH_SIDE]
+    if side != 0:
+        declarers = seat == s[S_DECLARER] or seat == s[S_FRIEND]
+        if declarers != (side == 1):
+            return False
+    return True
 
 
 @njit(cache=True, inline="always")
