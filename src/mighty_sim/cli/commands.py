@@ -110,9 +110,11 @@ def _data_errors() -> tuple[type[BaseException], ...]:
 
 
 PLAYER = ("random, heuristic[@FILE][:AGGR], baseline[:AGGR] (the first heuristic, frozen) "
-          "or pimc[@FILE][:worlds=K][:rollouts=R][:noise=P][:from=T] "
-          "(@FILE: bidding values written by `mighty-sim tune`; from=T: PIMC searches "
-          "from trick T, the heuristic's cards before it)")
+          "or pimc[@FILE][:worlds=K][:rollouts=R][:noise=P][:from=T][:to=T]"
+          "[:on=lead|follow][:side=declarer|defence] "
+          "(@FILE: bidding values written by `mighty-sim tune`; from=, to=, on=, side=: "
+          "the cards PIMC searches, by trick, place in the trick and side; the "
+          "heuristic plays the others)")
 """A player as the options that take one read it (see ``engine.players.parse_player``)."""
 
 
