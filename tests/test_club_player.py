@@ -328,6 +328,20 @@ def test_a_point_is_fed_to_the_partners_behind(policy: str) -> None:
 
 
 @pytest.mark.parametrize("policy", ["heuristic", "baseline"])
+def test_the_friend_feeds_a_point_but_keeps_its_suits_master(policy: str) -> None:
+    """Trick 2, hearts trump: the declarer's AD wins the trick, three opponents followed
+    and the friend plays last. Holding QD with KD unseen, the queen would fall to the
+    king later: the heuristic gives it to its partner's trick. Holding KD, which the ace
+    leaves the highest diamond out, it keeps the king, a trick of its own to come, and
+    plays 4D. The baseline gives its point card both times (and so did the heuristic
+    before it kept its masters)."""
+    for hand, want in (("QD 4D 9S 8C 7C 6H", "QD"), ("KD 4D 9S 8C 7C 6H", "4D")):
+        card = _follow(policy, "standard", hand, " ".join(hand.split()[:2]), "AD 5D 6D 7D",
+                       (4, 0, TRUMPS.index("H"), 2), 1 << 0, (0, 0.0))
+        assert card == _card(want if policy == "heuristic" else hand.split()[0]), hand
+
+
+@pytest.mark.parametrize("policy", ["heuristic", "baseline"])
 def test_a_defender_feeds_a_king_and_keeps_an_ace(policy: str) -> None:
     """Trick 6, spades trump, the sides known: the declarer leads 5H, the defender second
     to play is void in hearts and cannot take the trick; its two partners and the friend

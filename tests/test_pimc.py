@@ -214,9 +214,10 @@ def test_pimc_before_its_first_searched_trick_plays_the_heuristics_cards(profile
 def test_pimc_searches_only_the_cards_its_options_name() -> None:
     """``to=``, ``on=`` and ``side=`` leave the other cards to the heuristic. Past
     ``to=`` nothing is searched: a deal whose trick ``to`` is the heuristic's has the
-    heuristic's next trick. Searching the second-last trick only: with ``on=lead`` a trick whose lead is the heuristic's is the heuristic's whole trick
-    (its followers see the same cards); with ``on=follow`` every lead is the heuristic's;
-    with ``side=`` the leads of the other side are. Each searches some card: some row
+    heuristic's next trick. Searching the second-last trick only: with ``on=lead`` a
+    trick whose lead is the heuristic's is the heuristic's whole trick (its followers
+    see the same cards); with ``on=follow`` every lead is the heuristic's; with
+    ``side=`` the leads of the other side are. Each searches some card: some row
     differs from the heuristic's."""
     rules = STANDARD
     last = rules.tricks

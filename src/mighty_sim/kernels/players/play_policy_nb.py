@@ -407,9 +407,11 @@ def follow_club_nb(
     - No card takes the trick, the fitted score chooses: the card of lowest
       :func:`.shed_fit.fitted_shed_nb`. Otherwise:
     - A known partner wins: with no opponent behind, or a card no unseen card beats,
-      it is given the lowest side point card; otherwise the follower takes the trick
-      over with its cheapest card that stands against the unseen cards when the trick
-      is worth it (where it pays, :func:`takes_over_nb`), else sheds (:func:`shed_nb`).
+      it is given the lowest side point card that an unseen card outranks (a master of
+      its suit is a trick of its own to come, kept: :func:`beaten_nb`); otherwise the
+      follower takes the trick over with its cheapest card that stands against the
+      unseen cards when the trick is worth it (where it pays, :func:`takes_over_nb`),
+      else sheds (:func:`shed_nb`).
     - An opponent wins: with no opponent behind, the cheapest card that wins when the
       trick is worth it (as the baseline), but a trick without points (before the last
       two tricks) only with a side card of the suit led; with opponents behind, the cheapest winning
@@ -418,7 +420,7 @@ def follow_club_nb(
       behind with odds the seats behind over the other players): then the trick is
       given up cheaply (second hand low: a card that the seats behind beat only feeds
       their trick). Not taking it, with only known partners behind and an unseen card
-      that beats the trick, it gives them a side point card.
+      that beats the trick, it gives them a side point card (not a master).
     - In trick-scored profiles every trick is worth winning and points are not fed.
     """
     suit, points, joker_power, others, hostile, mates_behind = at
@@ -438,7 +440,7 @@ def follow_club_nb(
         if opp_behind == 0 or not winners_nb(
                 threats_nb(outside, suit, trump, mighty, max(worth_pts, 2), opp_behind), w,
                 suit, trump, mighty, joker_power):
-            give = side_points_nb(legal, trump, mighty)
+            give = beaten_nb(side_points_nb(legal, trump, mighty), outside, mighty)
             if give and not tricks_scored:
                 return _lowest_rank_nb(give)
             return _shed_nb(legal, trump, mighty, tricks_scored)
@@ -480,7 +482,7 @@ def follow_club_nb(
     if opp_behind == 0 and mates_behind > 0 and not tricks_scored and winners_nb(
             outside, w, suit, trump, mighty, joker_power):
         # only partners behind, and one of them may take the trick: feed it a point
-        give = side_points_nb(legal, trump, mighty)
+        give = beaten_nb(side_points_nb(legal, trump, mighty), outside, mighty)
         if give:
             return _lowest_rank_nb(give)
     return _shed_nb(legal, trump, mighty, tricks_scored)
@@ -496,6 +498,20 @@ def side_points_nb(legal: np.uint64, trump: int, mighty: int) -> np.uint64:
     if trump != NO_TRUMP:
         give &= ~suit_mask_nb(trump)
     return give
+
+
+@njit(cache=True, inline="always")
+def beaten_nb(cards: np.uint64, outside: np.uint64, mighty: int) -> np.uint64:
+    """The side cards of ``cards`` that an unseen card of their suit outranks (Mighty
+    not counted): the others are their suit's masters, tricks of their own to come."""
+    out = np.uint64(0)
+    for suit in range(4):
+        mine = cards & suit_mask_nb(suit)
+        if mine:
+            unseen = outside & suit_mask_nb(suit) & ~bit_nb(mighty)
+            if unseen:
+                out |= mine & ~above_nb(highest_card_nb(unseen))
+    return out
 
 
 @njit(cache=True, inline="always")
