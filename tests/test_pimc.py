@@ -260,7 +260,7 @@ def test_pimc_beats_the_heuristic_in_a_duplicate_duel() -> None:
     PIMC that fell back to the heuristic's cards, or chose them badly, gains nothing."""
     from mighty_sim.analysis.duel import duel
 
-    r = duel(STANDARD, "pimc:worlds=8", "heuristic", deals=1000, seed=5)
+    r = duel(STANDARD, "pimc:worlds=16", "heuristic", deals=1000, seed=5)
     assert r["ci_low"] > 0
     assert r["declarer"]["ci_low"] > 0  # type: ignore[index]
 
