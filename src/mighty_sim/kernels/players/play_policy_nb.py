@@ -42,6 +42,7 @@ from ..rules.rules_nb import (
     joker_has_power_nb,
     kth_card_nb,
     lowest_card_nb,
+    masters_nb,
     mighty_of_nb,
     popcount_nb,
     suit_mask_nb,
@@ -508,9 +509,7 @@ def beaten_nb(cards: np.uint64, outside: np.uint64, mighty: int) -> np.uint64:
     for suit in range(4):
         mine = cards & suit_mask_nb(suit)
         if mine:
-            unseen = outside & suit_mask_nb(suit) & ~bit_nb(mighty)
-            if unseen:
-                out |= mine & ~above_nb(highest_card_nb(unseen))
+            out |= mine & ~masters_nb(mine, outside & suit_mask_nb(suit) & ~bit_nb(mighty))
     return out
 
 

@@ -36,8 +36,8 @@ from ..rules.rules_nb import (
     POINT_MASK,
     above_nb,
     bit_nb,
-    highest_card_nb,
     lowest_card_nb,
+    masters_nb,
     popcount_nb,
     suit_mask_nb,
 )
@@ -194,7 +194,7 @@ def fitted_shed_nb(legal: np.uint64, outside: np.uint64, beat: int, trump: int, 
         if is_trump:
             m = _lowest_bit_nb(mine)
         else:
-            masters = mine & above_nb(highest_card_nb(unseen_s)) if unseen_s else mine
+            masters = masters_nb(mine, unseen_s)
             rest = mine & ~masters
             m = (_lowest_bit_nb(rest & ~POINT_MASK) | _lowest_bit_nb(rest & POINT_MASK)
                  | _lowest_bit_nb(masters & ~POINT_MASK) | _lowest_bit_nb(masters & POINT_MASK))

@@ -223,6 +223,22 @@ def above_nb(card: int) -> np.uint64:
     return ~((np.uint64(2) << np.uint64(card)) - np.uint64(1))
 
 
+@njit(cache=True, inline="always")
+def masters_nb(mine: np.uint64, unseen: np.uint64) -> np.uint64:
+    """The cards of ``mine`` that no card of ``unseen`` outranks (both masks of one
+    suit): the suit's masters, every card of ``mine`` when nothing of it is unseen. With
+    two decks an unseen copy of a card's own kind counts against it (the copy led
+    first takes the trick, so the card is no sure trick).
+
+    >>> u = np.uint64
+    >>> int(masters_nb(u(0b1100), u(0b0110))), int(masters_nb(u(5), u(0)))
+    (8, 5)
+    """
+    if not unseen:
+        return mine
+    return mine & above_nb(highest_card_nb(unseen))
+
+
 @njit(cache=True)
 def card_suit_nb(card: int) -> int:
     """Suit 0..3 of a card bit index; -1 for the joker."""
