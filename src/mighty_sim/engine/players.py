@@ -79,6 +79,9 @@ _PIMC_KEYS: dict[str, tuple[Callable[[str], float], float, float]] = {
     "worlds": (int, 1, 10_000), "rollouts": (int, 1, 100), "noise": (float, 0.0, 1.0),
     "from": (int, 1, 30), "to": (int, 1, 30)}
 _PIMC_CHOICES = {"on": SEARCH_ON, "side": SEARCH_SIDE}
+_FIELDS = {"aggr": "aggressiveness", "from": "from_trick", "to": "to_trick",
+           "on": "search_on", "side": "search_side"}
+"""The PlayerSpec field of each option whose name differs from it."""
 
 
 def parse_player(text: str) -> PlayerSpec:
@@ -115,8 +118,7 @@ def parse_player(text: str) -> PlayerSpec:
         if name == "random":
             raise ValueError(f"player {text!r}: a random player has no tuned values")
         params = read_tuned(tuned_file)[0]
-    values: dict[str, float | int] = {}
-    choices: dict[str, str] = {}
+    values: dict[str, Any] = {}  # by option name; _FIELDS names PlayerSpec's field
     for opt in opts:
         key, eq, raw = opt.partition("=")
         if not eq:
@@ -129,7 +131,7 @@ def parse_player(text: str) -> PlayerSpec:
             if raw not in _PIMC_CHOICES[key]:
                 raise ValueError(f"player {text!r}: {key} must be one of "
                                  f"{', '.join(_PIMC_CHOICES[key])}, got {raw!r}")
-            choices[key] = raw
+            values[key] = raw
             continue
         if key == "aggr":
             kind, low, high = float, -AGGRESSIVENESS_LIMIT, AGGRESSIVENESS_LIMIT
@@ -148,11 +150,8 @@ def parse_player(text: str) -> PlayerSpec:
         if not low <= value <= high:
             raise ValueError(f"player {text!r}: {key} must be in {low}..{high}")
         values[key] = value
-    spec = PlayerSpec(name, float(values.get("aggr", 0.0)),
-                      int(values.get("worlds", DEFAULT_WORLDS)), int(values.get("rollouts", 1)),
-                      float(values.get("noise", 0.0)), params, int(values.get("from", 1)),
-                      int(values.get("to", 30)), choices.get("on", "all"),
-                      choices.get("side", "all"))
+    spec = PlayerSpec(name, params=params,
+                      **{_FIELDS.get(key, key): value for key, value in values.items()})
     if spec.to_trick < spec.from_trick:
         raise ValueError(f"player {text!r}: to= must not be before from=")
     return spec

@@ -62,7 +62,10 @@ SEARCH_ON = ("all", "lead", "follow")
 (PP_SEARCH_ON, the index)."""
 SEARCH_SIDE = ("all", "declarer", "defence")
 """A PIMC player's ``side=``: whether it searches as the declarer or the friend, as a
-defender, or as either (PP_SEARCH_SIDE, the index)."""
+defender, or as either (PP_SEARCH_SIDE, the index). The friend is the seat the play
+state names: a called card's holder from the first card with one deck, with two decks
+or a first-trick friend only once the deal has shown it (until then it searches as a
+defender)."""
 PP_BIDDING = (PP_AGGRESSIVENESS, PP_BID_BASE, PP_STRENGTH_SCALE, PP_NT_MARGIN,
               PP_SOLO_THRESHOLD, PP_CHANGE_MARGIN, PP_WEAK_SHOW, PP_RAISE_MARGIN,
               PP_STRAIN_FIT, PP_FRIEND_MARGIN, PP_BURY)
