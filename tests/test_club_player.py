@@ -75,11 +75,12 @@ def _st() -> np.ndarray:
 
 def _follow(policy: str, profile_name: str, hand: str, legal: str, played: str,
             seat_at: tuple[int, int, int, int], partners: int, behind: tuple[int, float],
-            declarer_side: bool | None = None) -> int:
+            declarer_side: bool | None = None, named: int = -1) -> int:
     """The card ``policy`` follows with: ``played`` the trick's cards so far, ``seat_at``
     (the seat, the leader, the trump, the trick's number); ``behind`` (the seats still to
     play, how many of them it counts as opponents); ``declarer_side`` whether it is on
-    the declarer's side (by default when it knows partners). The cards it has not seen
+    the declarer's side (by default when it knows partners); ``named`` the suit a joker
+    led named. The cards it has not seen
     are all but its hand and the trick's (no trick finished before counted: a test's
     choice); the leader is the declarer."""
     if declarer_side is None:
@@ -89,7 +90,7 @@ def _follow(policy: str, profile_name: str, hand: str, legal: str, played: str,
     cards = [_card(c) for c in played.split()]
     trick = np.full(MAX_PLAYERS, -1, np.int64)
     trick[:len(cards)] = cards
-    at = (trick, len(cards), leader, trump, trick_no, -1, False, -1)
+    at = (trick, len(cards), leader, trump, trick_no, named, False, -1)
     gone = np.uint64(parse_cards(hand) | parse_cards(played))
     card, _, _ = play_decide_nb(POLICIES[policy], _st(), seat, np.uint64(parse_cards(hand)),
                                 np.uint64(parse_cards(legal)), at, partners, declarer_side,
@@ -366,6 +367,27 @@ def test_a_hidden_friends_defender_feeds_a_trick_it_cannot_place(policy: str) ->
         card = _follow(policy, "standard", "QC 5C 9D 4D", "QC 5C 9D 4D", played,
                        (4, 0, TRUMPS.index("S"), 6), 0, (0, 0.0), False)
         assert card == _card(want if policy == "heuristic" else "4D"), played
+
+
+@pytest.mark.parametrize("policy", ["heuristic", "baseline"])
+def test_the_second_seat_knows_a_joker_led_with_power_wins(policy: str) -> None:
+    """Trick 3, diamonds trump: the declarer leads the joker, with its power, naming
+    clubs; only Mighty, the spade ace, beats it. The friend second to play, holding
+    Mighty, gives its partner's trick JC, which AC, KC and QC out would take later; a
+    defender second to play, void in clubs, throws 3H and keeps JH from the declarer's
+    trick. Before the heuristic's second seat weighed the joker's power, it counted
+    every unseen club as beating the joker: the friend kept JC back (9C), and the
+    defender fed JH to a partner behind who could not take the trick. The baseline does
+    both right: it gives its partner's joker trick a point card, and as a defender
+    sheds its cheapest card."""
+    trick = ((1, 0, TRUMPS.index("D"), 3), "JK")
+    clubs = TRUMPS.index("C")
+    friend = _follow(policy, "standard", "AS JC 9C 5H 6H", "AS JC 9C", trick[1], trick[0],
+                     1 << 0, (0b11100, 3.0), named=clubs)
+    assert friend == _card("JC")
+    defender = _follow(policy, "standard", "JH 3H 5S 6S", "JH 3H 5S 6S", trick[1], trick[0],
+                       0, (0b11100, 1 + 2 / 3), False, named=clubs)
+    assert defender == _card("3H")
 
 
 def _random_position(rng: np.random.Generator, params: np.ndarray

@@ -179,6 +179,9 @@ def play_decide_nb(
         wins = winners_nb(legal, w, suit, trump, mighty, joker_power)
     else:
         suit = suit_to_follow_nb(trick, n_played, trump, trick_no, joker_suit, params)
+        # what the seats behind can beat the trick with: a joker led with its power is
+        # beaten by Mighty alone, not by the suit it named
+        joker_power = joker_has_power_nb(trick, n_played, trump, trick_no, demanded, params)
     opp_behind = popcount_nb(np.uint64(behind & ~partner_mask))
     card = follow_club_nb(
         legal, w, partner_wins, wins, (suit, points, joker_power, players - 1, hostile,
