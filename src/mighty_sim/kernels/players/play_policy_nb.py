@@ -155,14 +155,14 @@ def play_decide_nb(
     joker_power = False
     club = policy != POLICY_BASELINE
     if not partner_wins or club:
-        if simple:
-            suit = suit_to_follow_nb(trick, n_played, trump, trick_no, joker_suit, params)
-            # the joker's power matters only when it is winning or may be played (or,
-            # to the heuristic, when an unseen joker may beat its card)
-            if club or w == JOKER_BIT or has_nb(legal, JOKER_BIT):
-                joker_power = joker_has_power_nb(trick, n_played, trump, trick_no, demanded,
-                                                 params)
-        else:
+        suit = suit_to_follow_nb(trick, n_played, trump, trick_no, joker_suit, params)
+        # the joker's power matters only when it is winning or may be played (or, to the
+        # heuristic, when an unseen joker may beat its card, and what beats a joker
+        # winning: led with its power, Mighty alone, not the suit it named)
+        if club or w == JOKER_BIT or has_nb(legal, JOKER_BIT):
+            joker_power = joker_has_power_nb(trick, n_played, trump, trick_no, demanded,
+                                             params)
+        if not simple:
             m = legal
             while m:
                 c = lowest_card_nb(m)
@@ -177,11 +177,6 @@ def play_decide_nb(
                          last, trick_no, trump, mighty), -1, False
     if simple:
         wins = winners_nb(legal, w, suit, trump, mighty, joker_power)
-    else:
-        suit = suit_to_follow_nb(trick, n_played, trump, trick_no, joker_suit, params)
-        # what the seats behind can beat the trick with: a joker led with its power is
-        # beaten by Mighty alone, not by the suit it named
-        joker_power = joker_has_power_nb(trick, n_played, trump, trick_no, demanded, params)
     opp_behind = popcount_nb(np.uint64(behind & ~partner_mask))
     card = follow_club_nb(
         legal, w, partner_wins, wins, (suit, points, joker_power, players - 1, hostile,
