@@ -31,7 +31,7 @@ from _results import save
 
 ROOT = Path(__file__).resolve().parent.parent
 _LINE = re.compile(r"^\s*([0-9.]+)%\s+\[([.k])\]\s+(.*?)\s*(?:-\s+-\s*)?$")
-_KERNEL = re.compile(r"mighty_sim::kernels::(\w+)::(\w+)")
+_KERNEL = re.compile(r"mighty_sim::kernels::(?:\w+::)*(\w+)::(\w+)")
 
 
 def _control(fifos: list[str], command: str) -> None:
