@@ -618,3 +618,21 @@ def test_freed_blocks_go_back_to_the_system() -> None:
     assert freed < 20 * mib and trimmed > 80 * mib
     freed, trimmed = run("fixed")
     assert freed > 80 * mib and trimmed > 80 * mib
+
+
+@pytest.mark.parametrize("method", ["spawn", "fork"])
+def test_same_rows_whichever_way_the_workers_start(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, method: str) -> None:
+    """Forked workers (Linux) and spawned ones write the same rows as one process."""
+    from mighty_sim import workers
+    from mighty_sim.dataset import local
+
+    if method == "fork" and workers.start_method() != "fork":
+        pytest.skip("workers are not forked here")
+    monkeypatch.setattr(workers, "start_method", lambda: method)
+    monkeypatch.setattr(local, "start_method", lambda: method)
+    _run(tmp_path / "one", 1, deals=1400)
+    _run(tmp_path / "two", 2, deals=1400)
+    for table in ("deals", "tricks"):
+        one, two = scan(tmp_path / "one", table), scan(tmp_path / "two", table)
+        assert one.height > 0 and one.equals(two)

@@ -30,12 +30,13 @@ def _stat(pid: int) -> tuple[str, int] | None:
 
 
 def _workers(parent: int) -> list[int]:
-    """``parent``'s worker processes (not multiprocessing's resource tracker)."""
+    """``parent``'s worker processes, forked or spawned (not multiprocessing's resource
+    tracker)."""
     found = []
     for p in Path("/proc").iterdir():
         if p.name.isdigit() and (s := _stat(int(p.name))) is not None and s[1] == parent:
             try:
-                if b"spawn_main" in (p / "cmdline").read_bytes():
+                if b"resource_tracker" not in (p / "cmdline").read_bytes():
                     found.append(int(p.name))
             except OSError:
                 pass
@@ -101,3 +102,42 @@ def test_simulate_workers_end_with_the_command(tmp_path: Path) -> None:
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     left = _kill_and_survivors(proc, 2, lambda pids: all(cpu_seconds(p) > 0.5 for p in pids))
     assert left == [], "workers outlived the killed command"
+
+
+def _pow_and_pid(x: int) -> tuple[int, int]:
+    return x * x, os.getpid()
+
+
+def test_workers_fork_beside_a_progress_bar_and_spawn_beside_other_threads() -> None:
+    """On Linux the workers are forked (they start with what the command has loaded),
+    also while a progress bar refreshes itself on its own thread; a thread of any other
+    kind could hold a lock a forked worker would wait for, and then they are spawned."""
+    import io
+    import threading
+
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from mighty_sim.workers import polled_pool, start_method
+
+    if start_method() != "fork":
+        pytest.skip("another thread runs in this test process")
+    screen = io.StringIO()
+    with Progress(console=Console(file=screen, force_terminal=True),
+                  refresh_per_second=1000) as bar:
+        bar.add_task("work", total=2)
+        assert start_method() == "fork"
+        with polled_pool(2) as run:
+            results = run(_pow_and_pid, [(3,), (4,)])
+    assert [r[0] for r in results] == [9, 16]
+    assert os.getpid() not in {r[1] for r in results}
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert start_method() == "spawn"
+        with polled_pool(1) as run:
+            assert run(_pow_and_pid, [(5,)])[0][0] == 25
+    finally:
+        stop.set()
+        other.join()

@@ -1,6 +1,10 @@
 """The worker processes of the commands: one pool for ``simulate``, ``par`` and
 ``verify`` (:func:`polled_pool`), and what every worker does first.
 
+On Linux a worker is forked from its command (:func:`start_method`): it begins with the
+libraries and kernels the command has loaded, where a spawned process would import them
+again (0.3-0.5 s a worker before its first task; docs/benchmarks.md).
+
 A command's worker processes end with it, however it ends. Ctrl-C and failures are
 handled by the command, which ends its workers itself; but a command ended by a signal
 it cannot handle (``kill``, a batch scheduler's SIGTERM at the end of a job's time, the
@@ -18,9 +22,10 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, wait
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -55,9 +60,50 @@ def end_with_parent(parent: int) -> None:
 def init_worker(parent: int) -> None:
     """A worker pool's initializer: Ctrl-C left to the command, which ends its workers
     itself (a long compiled call cannot be interrupted), and the worker ended with the
-    command (:func:`end_with_parent`)."""
+    command (:func:`end_with_parent`): by SIGTERM's default action, not a handler the
+    command set for itself and a forked worker inherits (it would run only once the
+    compiled call it interrupts returns)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     end_with_parent(parent)
+
+
+def start_method() -> str:
+    """How a pool starts its workers: ``"fork"`` on Linux, else ``"spawn"``; and
+    ``"spawn"`` too when a thread of this process other than a progress bar's refresh
+    runs (it might hold a lock that the forked worker would wait for forever), or when
+    Numba's parallel threads have run in it (they do not survive a fork).
+
+    >>> stop = threading.Event()
+    >>> other = threading.Thread(target=stop.wait)
+    >>> other.start()
+    >>> start_method()  # another thread runs
+    'spawn'
+    >>> stop.set(); other.join()
+    """
+    if not sys.platform.startswith("linux"):
+        return "spawn"
+    parallel = sys.modules.get("numba.np.ufunc.parallel")
+    if parallel is not None and getattr(parallel, "_is_initialized", False):
+        return "spawn"
+    for thread in threading.enumerate():
+        # rich's refresh thread writes the bar to the terminal, which a forked worker
+        # never does; it is held while the workers fork (_bars_held)
+        if thread is not threading.main_thread() and type(thread).__name__ != "_RefreshThread":
+            return "spawn"
+    return "fork"
+
+
+@contextmanager
+def _bars_held() -> Iterator[None]:
+    """Every progress bar's refresh thread kept from writing inside (its display's lock
+    held), so that a worker forked inside copies no stream in the middle of a write."""
+    with ExitStack() as held:
+        for thread in threading.enumerate():
+            live = getattr(thread, "live", None)
+            if type(thread).__name__ == "_RefreshThread" and live is not None:
+                held.enter_context(live._lock)
+        yield
 
 
 def _init(parent: int, setup: Callable[..., None] | None, setup_args: tuple[Any, ...]
@@ -98,7 +144,8 @@ def polled_pool(workers: int, *, setup: Callable[..., None] | None = None,
                 setup_args: tuple[Any, ...] = (),
                 starting: Callable[[], AbstractContextManager[Any]] = nullcontext,
                 ) -> Iterator[Callable[..., list[Any]]]:
-    """``workers`` spawned processes, kept for the ``with`` block: it gets a function
+    """``workers`` processes (started as :func:`start_method` says), kept for the
+    ``with`` block: it gets a function
     ``run(fn, tasks, on_result=None, on_poll=None)`` giving ``fn(*task)`` for every task
     in those processes, the results in the tasks' order, ``on_result`` called on each as
     it comes and ``on_poll`` every tenth of a second (tasks given in turn reuse the
@@ -113,14 +160,16 @@ def polled_pool(workers: int, *, setup: Callable[..., None] | None = None,
     [1024, 27]
     """
     quiet_resource_tracker()
-    ctx = multiprocessing.get_context("spawn")
+    method = start_method()
+    ctx = multiprocessing.get_context(method)
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init,
                                initargs=(os.getpid(), setup, setup_args))
+    forking = _bars_held if method == "fork" else nullcontext
 
     def run(fn: Callable[..., T], tasks: list[tuple[Any, ...]],
             on_result: Callable[[T], None] | None = None,
             on_poll: Callable[[], None] | None = None) -> list[T]:
-        with starting():
+        with starting(), forking():  # the workers start at the first task
             futures = [pool.submit(fn, *task) for task in tasks]
         pending = set(futures)
         while pending:  # polled: a wait on a future would hold off Ctrl-C
@@ -147,7 +196,7 @@ def polled_pool(workers: int, *, setup: Callable[..., None] | None = None,
 
 def run_polled(fn: Callable[..., T], tasks: list[tuple[Any, ...]], workers: int,
                on_result: Callable[[T], None] | None = None) -> list[T]:
-    """``fn(*task)`` for every task in ``workers`` spawned processes (:func:`polled_pool`),
+    """``fn(*task)`` for every task in ``workers`` processes (:func:`polled_pool`),
     the results in the tasks' order, ``on_result`` called on each as it comes."""
     with polled_pool(workers) as run:
         return run(fn, tasks, on_result)

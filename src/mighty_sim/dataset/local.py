@@ -14,8 +14,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from ..workers import polled_pool, quiet_resource_tracker
-from .heap import WORKER_MALLOC_ENV
+from ..workers import polled_pool, quiet_resource_tracker, start_method
+from .heap import MMAP_THRESHOLD, WORKER_MALLOC_ENV, fix_mmap_threshold
 from .writer import ShardWritten, write_shard
 
 _PROGRESS: Any = None  # a worker process's progress queue (see _keep_queue)
@@ -26,6 +26,8 @@ def _keep_queue(queue: Any) -> None:
     progress goes back through."""
     global _PROGRESS
     _PROGRESS = queue
+    if os.environ.get("MALLOC_MMAP_THRESHOLD_") == str(MMAP_THRESHOLD):
+        fix_mmap_threshold()  # a forked worker's malloc did not read it at start
     # a worker's results and progress are sent before it is told to stop, and it prints
     # nothing: skip the interpreter's shutdown, which with the compiled kernels loaded
     # takes 0.3-0.6 s that the run would wait for
@@ -58,7 +60,8 @@ def _workers_use_malloc() -> Iterator[None]:
     instead of Arrow's bundled allocator (mimalloc): a shard's peak memory measured about
     40 MiB lower (390 against 427 MiB, three shards of 500,000 games in one process), for
     the same writing time. Arrow reads ``ARROW_DEFAULT_MEMORY_POOL`` once, when a process
-    first allocates, so it is set for the children only; a value the user set is kept.
+    first allocates, so it is set for the children only (the command sets it for itself
+    too, so a forked worker has it either way); a value the user set is kept.
 
     ``MALLOC_MMAP_THRESHOLD_`` keeps glibc from moving its mmap threshold (see
     :mod:`mighty_sim.dataset.heap`); other C libraries ignore it."""
@@ -79,16 +82,16 @@ def run_shards_local(cdict: dict[str, Any], out: Path, todo: list[int], workers:
     shard written, as it is.
 
     The kernels are already loaded (or compiled into the cache) by this process, so the
-    workers load them from the cache. Their progress comes back through a pipe each
-    inherits at start. On Ctrl-C (or any failure) the workers are ended at once: a shard
-    they were writing is left as a dot-named temporary file, which ``--resume`` deletes
-    before it plays the shard again."""
+    workers have them (forked) or load them from the cache (spawned). Their progress
+    comes back through a pipe each inherits at start. On Ctrl-C (or any failure) the
+    workers are ended at once: a shard they were writing is left as a dot-named
+    temporary file, which ``--resume`` deletes before it plays the shard again."""
     if workers == 1 or len(todo) <= 1:
         for s in todo:
             on_shard(write_shard(cdict, str(out), s, _CallbackQueue(progress)))
         return
     quiet_resource_tracker()  # before the first semaphore (the queue's)
-    queue = multiprocessing.get_context("spawn").SimpleQueue()
+    queue = multiprocessing.get_context(start_method()).SimpleQueue()
 
     def drain() -> None:
         while not queue.empty():

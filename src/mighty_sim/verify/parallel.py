@@ -1,7 +1,8 @@
 """Running the differential check over many deals, in chunks, on several processes.
 
 Each chunk is :func:`check_chunk` on a contiguous range of deal indices, so the result
-does not depend on the number of workers. Workers start with ``spawn``.
+does not depend on the number of workers, nor on how they start
+(:func:`mighty_sim.workers.start_method`).
 """
 
 from __future__ import annotations
