@@ -620,17 +620,31 @@ def test_freed_blocks_go_back_to_the_system() -> None:
     assert freed > 80 * mib and trimmed > 80 * mib
 
 
-@pytest.mark.parametrize("method", ["spawn", "fork"])
-def test_same_rows_whichever_way_the_workers_start(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, method: str) -> None:
-    """Forked workers (Linux) and spawned ones write the same rows as one process."""
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers fork on Linux")
+def test_same_rows_with_forked_workers(tmp_path: Path) -> None:
+    """The command's workers, forked (a new process has no other thread: see
+    ``workers.start_method``), write the rows one process writes; in this test process,
+    which may hold threads of earlier tests, a pool's workers may be spawned instead."""
+    for workers in (1, 2):
+        subprocess.run([sys.executable, "-m", "mighty_sim", "simulate", "--deals", "1400",
+                        "--seed", "11", "--tricks", "--shard-games", "700", "--workers",
+                        str(workers), "--out", str(tmp_path / f"w{workers}")],
+                       check=True, capture_output=True)
+    for table in ("deals", "tricks"):
+        one, two = scan(tmp_path / "w1", table), scan(tmp_path / "w2", table)
+        assert one.height > 0 and one.equals(two)
+
+
+def test_same_rows_with_spawned_workers(tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Spawned workers (off Linux, or beside other threads) write the rows one process
+    writes."""
     from mighty_sim import workers
     from mighty_sim.dataset import local
 
-    if method == "fork" and workers.start_method() != "fork":
-        pytest.skip("workers are not forked here")
-    monkeypatch.setattr(workers, "start_method", lambda: method)
-    monkeypatch.setattr(local, "start_method", lambda: method)
+    monkeypatch.setattr(workers, "start_method", lambda: "spawn")
+    monkeypatch.setattr(local, "start_method", lambda: "spawn")
     _run(tmp_path / "one", 1, deals=1400)
     _run(tmp_path / "two", 2, deals=1400)
     for table in ("deals", "tricks"):

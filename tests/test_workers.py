@@ -104,40 +104,48 @@ def test_simulate_workers_end_with_the_command(tmp_path: Path) -> None:
     assert left == [], "workers outlived the killed command"
 
 
-def _pow_and_pid(x: int) -> tuple[int, int]:
-    return x * x, os.getpid()
 
+_FORK_SCENARIO = """
+import os, sys, threading
+from mighty_sim.workers import polled_pool, start_method
 
-def test_workers_fork_beside_a_progress_bar_and_spawn_beside_other_threads() -> None:
-    """On Linux the workers are forked (they start with what the command has loaded),
-    also while a progress bar refreshes itself on its own thread; a thread of any other
-    kind could hold a lock a forked worker would wait for, and then they are spawned."""
+def task(x):  # a forked worker has what its parent loaded (rich), a spawned one not
+    return x * x, os.getpid(), "rich.progress" in sys.modules
+
+if __name__ == "__main__":
     import io
-    import threading
-
     from rich.console import Console
     from rich.progress import Progress
 
-    from mighty_sim.workers import polled_pool, start_method
-
-    if start_method() != "fork":
-        pytest.skip("another thread runs in this test process")
-    screen = io.StringIO()
-    with Progress(console=Console(file=screen, force_terminal=True),
-                  refresh_per_second=1000) as bar:
+    assert start_method() == "fork", start_method()
+    with Progress(console=Console(file=io.StringIO(), force_terminal=True),
+                  refresh_per_second=1000) as bar:  # its refresh thread runs
         bar.add_task("work", total=2)
         assert start_method() == "fork"
         with polled_pool(2) as run:
-            results = run(_pow_and_pid, [(3,), (4,)])
-    assert [r[0] for r in results] == [9, 16]
-    assert os.getpid() not in {r[1] for r in results}
+            forked = run(task, [(3,), (4,)])
+    assert [r[0] for r in forked] == [9, 16], forked
+    assert os.getpid() not in {r[1] for r in forked} and all(r[2] for r in forked)
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
     other.start()
-    try:
-        assert start_method() == "spawn"
-        with polled_pool(1) as run:
-            assert run(_pow_and_pid, [(5,)])[0][0] == 25
-    finally:
-        stop.set()
-        other.join()
+    assert start_method() == "spawn"
+    with polled_pool(1) as run:
+        spawned = run(task, [(5,)])
+    stop.set()
+    other.join()
+    assert spawned[0][0] == 25 and not spawned[0][2], spawned
+    print("ok")
+"""
+
+
+def test_workers_fork_beside_a_progress_bar_and_spawn_beside_other_threads(
+        tmp_path: Path) -> None:
+    """On Linux the workers are forked (they start with what the command has loaded),
+    also while a progress bar refreshes itself on its own thread; a thread of any other
+    kind could hold a lock a forked worker would wait for, and then they are spawned.
+    Run in a process of its own: this one may have threads of earlier tests."""
+    (tmp_path / "scenario.py").write_text(_FORK_SCENARIO)
+    done = subprocess.run([sys.executable, str(tmp_path / "scenario.py")],
+                          capture_output=True, text=True, timeout=300)
+    assert done.stdout.strip() == "ok", done.stderr[-2000:]
