@@ -27,6 +27,7 @@ shared and noisy, so read the ratios rather than the absolute figures. Results a
 printed and written as JSON (``--out``). Generated reports are output, not truth.
 
     .venv/bin/python benchmarks/bench_simulate.py [--deals 1000000] [--big 10000000]
+        [--start-rounds N]  (only: 1 worker, 2 forked and 2 spawned, N rounds interleaved)
 """
 
 from __future__ import annotations
@@ -56,10 +57,16 @@ from mighty_sim.engine.players import parse_players
 from mighty_sim.reference import RandomPlayer, play_ledger
 from mighty_sim.rules.profile import RuleProfile, load_profile
 
+_SPAWNED = ("import sys; import mighty_sim.workers as w, mighty_sim.dataset.local as l; "
+            "w.start_method = l.start_method = lambda: 'spawn'; sys.argv[0] = 'mighty-sim'; "
+            "from mighty_sim.cli.commands import run; run()")
+"""The command with its workers spawned instead of forked (``workers.start_method``)."""
+
 
 def _simulate(deals: int, workers: int, out: Path,
-              env: dict[str, str] | None = None) -> tuple[float, int]:
-    """Wall seconds and peak RSS (KiB, largest process) of one ``simulate`` command.
+              env: dict[str, str] | None = None, spawn: bool = False) -> tuple[float, int]:
+    """Wall seconds and peak RSS (KiB, largest process) of one ``simulate`` command
+    (with ``spawn``, its workers spawned, not forked).
 
     The command runs under a small wrapper process that reports the largest RSS among its
     descendants, so each run's peak is its own (this process's own RUSAGE_CHILDREN would
@@ -69,7 +76,8 @@ def _simulate(deals: int, workers: int, out: Path,
                "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
     t0 = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-c", wrapper, sys.executable, "-m", "mighty_sim", "simulate",
+        [sys.executable, "-c", wrapper, sys.executable,
+         *(["-c", _SPAWNED] if spawn else ["-m", "mighty_sim"]), "simulate",
          "--deals", str(deals), "--seed", "1", "--workers", str(workers), "--out", str(out),
          "--overwrite"],
         check=True, capture_output=True, text=True, env={**os.environ, **(env or {})},
@@ -83,8 +91,14 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=1_000_000)
     ap.add_argument("--big", type=int, default=0,
                     help="also measure peak memory at this many deals (e.g. 10000000)")
+    ap.add_argument("--start-rounds", type=int, default=0, metavar="N",
+                    help="only compare, in N interleaved rounds, 1 worker, 2 forked workers "
+                         "and 2 spawned ones (--deals each; medians)")
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results/simulate.json"))
     args = ap.parse_args()
+    if args.start_rounds:
+        _start_rounds(args.start_rounds, args.deals)
+        return
     profile = load_profile("standard")
     results: dict[str, float] = {}
     floor_before = floor_rate()
@@ -169,6 +183,27 @@ def main() -> None:
               "simulate_2w_deals_per_s")
     print_figures(results)
     save(results, args.out)
+
+
+def _start_rounds(rounds: int, deals: int) -> None:
+    """What starting the workers costs: ``simulate`` with 1 worker, 2 forked workers
+    and 2 spawned ones, one after another in each round; the medians, 2 workers over 1,
+    and the largest peak memory of each."""
+    runs: dict[str, list[tuple[float, int]]] = {"1 worker": [], "2 forked": [],
+                                                "2 spawned": []}
+    floor_before = floor_rate()
+    with tempfile.TemporaryDirectory() as tmp:
+        _simulate(1000, 1, Path(tmp) / "warm")
+        for _ in range(rounds):
+            for name, runs_of in runs.items():
+                runs_of.append(_simulate(deals, 2 if "2" in name else 1, Path(tmp) / "run",
+                                         spawn="spawned" in name))
+    one = median(t for t, _ in runs["1 worker"])
+    for name, runs_of in runs.items():
+        mid = median(t for t, _ in runs_of)
+        print(f"{name:10} {deals / mid:>10,.0f} deals/s (median of {rounds}), over 1 worker "
+              f"{one / mid:.2f}; peak {max(p for _, p in runs_of) / 1024:.1f} MiB")
+    print(f"floor {floor_before:,.0f} before, {floor_rate():,.0f} after")
 
 
 def _kernel_process(games: int) -> subprocess.Popen[str]:
