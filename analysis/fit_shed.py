@@ -10,7 +10,15 @@ heuristic played, and the weights.
 The positions come from the heuristic's own play, which uses the weights in force: run
 again after adopting new weights, the script gives the next iterate.
 
+With ``--imitate PLAYER`` the weights are fitted to the cards PLAYER chose instead (a
+conditional logit over the follows of tricks 1 to 9 of deals it plays, the weight of
+"unseen cards of its suit above it" held at 0 so that the kernel's ``MONOTONE`` holds):
+it prints how often the score in force and the fitted one choose PLAYER's card on the
+test deals, and the weights (docs/players.md: fitted to PIMC's defence, they choose
+worse against par).
+
     .venv/bin/python analysis/fit_shed.py [--games 8000] [--train 3] [--test 4]
+        [--imitate pimc:side=defence:on=follow]
 """
 
 import argparse
@@ -44,7 +52,11 @@ ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 ap.add_argument("--games", type=int, default=8000, help="deals of the training seed")
 ap.add_argument("--train", type=int, default=3, help="the training deals' seed")
 ap.add_argument("--test", type=int, default=4, help="the test deals' seed (half as many)")
+ap.add_argument("--imitate", metavar="PLAYER",
+                help="fit to the cards this player chooses (no double-dummy costs)")
 args = ap.parse_args()
+PLAYERS = args.imitate or "heuristic"
+FROM_TRICK = 1 if args.imitate else 5
 
 profile = load_profile("standard")
 params = compile_profile(profile)
@@ -65,7 +77,7 @@ def collect(seed: int, games: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
     """(features, costs, follow ids, chosen flags) of every legal card of the defenders'
     follows that cannot take the trick, and the deals played."""
     batch = play_batch(profile, seed=seed, game_start=0, games=games,
-                       players=parse_players("heuristic", N), record_tricks=True)
+                       players=parse_players(PLAYERS, N), record_tricks=True)
     played = np.flatnonzero(batch.played())
     declarer, friend = batch.column("declarer"), batch.column("friend_seat")
     feats, costs, ids, chosen = [], [], [], []
@@ -74,7 +86,7 @@ def collect(seed: int, games: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
         first = i * HAND
         trump = int(batch.column("trump")[row])
         mighty = int(mighty_of_nb(params, trump))
-        for pos in recorded_positions(batch, row, profile, 5):
+        for pos in recorded_positions(batch, row, profile, FROM_TRICK):
             if pos.trick_no > HAND - 1:
                 continue
             rec = batch.ti[first + pos.trick_no - 1]
@@ -88,8 +100,8 @@ def collect(seed: int, games: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
                     cands = [c for c in range(JOKER_BIT + 1) if legal >> c & 1]
                     trick = (tr, k, trump, pos.trick_no, named, demand)
                     if len(cands) > 1 and not any(takes(trick, c) for c in cands):
-                        value = {}
-                        for c in cands:
+                        value = dict.fromkeys(cands, 0)  # no costs when imitating
+                        for c in cands if not args.imitate else ():
                             s2, h2, tr2 = s.copy(), h.copy(), tr.copy()
                             apply_play_nb(s2, h2, tr2, seat, c, -1, False, params, False,
                                           batch.ti, 0)
@@ -133,8 +145,57 @@ def chosen_cost(weights: np.ndarray, data: tuple, deals: int) -> tuple[float, fl
     return cost[order[first]].sum() / deals, cost[played].sum() / deals
 
 
+def agreement(weights: np.ndarray, data: tuple) -> float:
+    """How often the card of lowest score is the card played."""
+    x, _, ids, played = data
+    order = np.lexsort((x @ weights, ids))
+    first = np.r_[True, ids[order][1:] != ids[order][:-1]]
+    return float(played[order[first]].mean())
+
+
+def imitation_fit(data: tuple, fixed: tuple[int, ...] = (4,)) -> np.ndarray:
+    """The weights of the conditional logit (a card chosen with odds exp(-score)) that
+    best explain the cards played, by Newton's method; the weights ``fixed`` held at 0."""
+    x_all, _, ids, played = data
+    keep = [j for j in range(x_all.shape[1]) if j not in fixed]
+    x = x_all[:, keep]
+    w = WEIGHTS[keep].astype(float)
+    follows = int(ids.max()) + 1
+    for _ in range(100):
+        u = -(x @ w)
+        top = np.full(follows, -np.inf)
+        np.maximum.at(top, ids, u)
+        e = np.exp(u - top[ids])
+        total = np.zeros(follows)
+        np.add.at(total, ids, e)
+        p = e / total[ids]
+        mean = np.zeros((follows, x.shape[1]))
+        np.add.at(mean, ids, p[:, None] * x)
+        grad = mean.sum(axis=0) - x[played].sum(axis=0)
+        centred = x - mean[ids]
+        hess = -(centred * p[:, None]).T @ centred - 1e-3 * np.eye(x.shape[1])
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.abs(step).max() < 1e-6:
+            break
+    out = np.zeros(x_all.shape[1])
+    out[keep] = w
+    return out
+
+
 train, train_deals = collect(args.train, args.games)
 test, test_deals = collect(args.test, args.games // 2)
+if args.imitate:
+    fitted = imitation_fit(train)
+    print(f"{len(np.unique(train[2])):,} follows of {train_deals:,} deals (seed {args.train}) "
+          f"played by {args.imitate}; test: {test_deals:,} deals (seed {args.test})")
+    for name, w in (("fitted now", fitted), ("in force", WEIGHTS)):
+        print(f"the card of lowest score is the one {args.imitate} chose: {name} "
+              f"{agreement(w, test):.3f} of the test follows")
+    for name, w in zip(FEATURES, fitted, strict=True):
+        print(f"  {w:+.3f}  {name}")
+    print("WEIGHTS =", np.round(fitted, 3).tolist())
+    raise SystemExit
 x, cost, ids, _ = train
 weights, *_ = np.linalg.lstsq(demean_by(x, ids), demean_by(cost, ids), rcond=None)
 print(f"{len(np.unique(ids)):,} follows of {train_deals:,} deals (seed {args.train}); "
