@@ -89,9 +89,17 @@ def start_method() -> str:
     for thread in threading.enumerate():
         # rich's refresh thread writes the bar to the terminal, which a forked worker
         # never does; it is held while the workers fork (_bars_held)
-        if thread is not threading.main_thread() and type(thread).__name__ != "_RefreshThread":
+        if thread is not threading.main_thread() and _bar_lock(thread) is None:
             return "spawn"
     return "fork"
+
+
+def _bar_lock(thread: threading.Thread) -> Any:
+    """The lock a progress bar's refresh thread (rich's) writes under, or None for
+    any other thread."""
+    if type(thread).__name__ != "_RefreshThread":
+        return None
+    return getattr(getattr(thread, "live", None), "_lock", None)
 
 
 @contextmanager
@@ -100,9 +108,9 @@ def _bars_held() -> Iterator[None]:
     held), so that a worker forked inside copies no stream in the middle of a write."""
     with ExitStack() as held:
         for thread in threading.enumerate():
-            live = getattr(thread, "live", None)
-            if type(thread).__name__ == "_RefreshThread" and live is not None:
-                held.enter_context(live._lock)
+            lock = _bar_lock(thread)
+            if lock is not None:
+                held.enter_context(lock)
         yield
 
 
