@@ -101,12 +101,13 @@ def collect(seed: int, games: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
                     trick = (tr, k, trump, pos.trick_no, named, demand)
                     if len(cands) > 1 and not any(takes(trick, c) for c in cands):
                         value = dict.fromkeys(cands, 0)  # no costs when imitating
-                        for c in cands if not args.imitate else ():
-                            s2, h2, tr2 = s.copy(), h.copy(), tr.copy()
-                            apply_play_nb(s2, h2, tr2, seat, c, -1, False, params, False,
-                                          batch.ti, 0)
-                            value[c] = solve_position(Position(s2, h2, tr2, params),
-                                                      guess=TOP).value
+                        if not args.imitate:
+                            for c in cands:
+                                s2, h2, tr2 = s.copy(), h.copy(), tr.copy()
+                                apply_play_nb(s2, h2, tr2, seat, c, -1, False, params,
+                                              False, batch.ti, 0)
+                                value[c] = solve_position(Position(s2, h2, tr2, params),
+                                                          guess=TOP).value
                         best = min(value.values())  # the defence's view: the least par
                         hand = int(h[seat])
                         in_trick = sum(1 << int(tr[j]) for j in range(k))
@@ -137,20 +138,22 @@ def collect(seed: int, games: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
             np.array(chosen)), len(played)
 
 
+def chosen(weights: np.ndarray, data: tuple) -> np.ndarray:
+    """The rows of the cards the score chooses: each follow's card of lowest score."""
+    x, _, ids, _ = data
+    order = np.lexsort((x @ weights, ids))
+    return order[np.r_[True, ids[order][1:] != ids[order][:-1]]]
+
+
 def chosen_cost(weights: np.ndarray, data: tuple, deals: int) -> tuple[float, float]:
     """The cost a deal of the cards the score chooses, and of the cards played."""
-    x, cost, ids, played = data
-    order = np.lexsort((x @ weights, ids))
-    first = np.r_[True, ids[order][1:] != ids[order][:-1]]
-    return cost[order[first]].sum() / deals, cost[played].sum() / deals
+    cost, played = data[1], data[3]
+    return cost[chosen(weights, data)].sum() / deals, cost[played].sum() / deals
 
 
 def agreement(weights: np.ndarray, data: tuple) -> float:
     """How often the card of lowest score is the card played."""
-    x, _, ids, played = data
-    order = np.lexsort((x @ weights, ids))
-    first = np.r_[True, ids[order][1:] != ids[order][:-1]]
-    return float(played[order[first]].mean())
+    return float(data[3][chosen(weights, data)].mean())
 
 
 def imitation_fit(data: tuple, fixed: tuple[int, ...] = (4,)) -> np.ndarray:

@@ -49,6 +49,7 @@ from _results import add_floor, print_figures, save
 from floor import floor_rate
 
 from mighty_sim.dataset.schema import deals_table
+from mighty_sim.dataset.shards import SHARD_GAMES, balanced_shard_games
 from mighty_sim.dataset.writer import GROUP_ROWS, parquet_writer
 from mighty_sim.engine import aot
 from mighty_sim.engine import batch as engine
@@ -57,9 +58,8 @@ from mighty_sim.engine.players import parse_players
 from mighty_sim.reference import RandomPlayer, play_ledger
 from mighty_sim.rules.profile import RuleProfile, load_profile
 
-_SPAWNED = ("import sys; import mighty_sim.workers as w, mighty_sim.dataset.local as l; "
-            "w.start_method = l.start_method = lambda: 'spawn'; sys.argv[0] = 'mighty-sim'; "
-            "from mighty_sim.cli.commands import run; run()")
+_SPAWNED = ("import sys; import mighty_sim.workers as w; w.start_method = lambda: 'spawn'; "
+            "sys.argv[0] = 'mighty-sim'; from mighty_sim.cli.commands import run; run()")
 """The command with its workers spawned instead of forked (``workers.start_method``)."""
 
 
@@ -97,6 +97,9 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results/simulate.json"))
     args = ap.parse_args()
     if args.start_rounds:
+        if args.deals <= balanced_shard_games(args.deals, 1, False):
+            sys.exit("bench_simulate.py: --start-rounds needs two shards or more "
+                     f"(--deals above {SHARD_GAMES:,}): one shard is played without workers")
         _start_rounds(args.start_rounds, args.deals)
         return
     profile = load_profile("standard")

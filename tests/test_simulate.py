@@ -620,6 +620,11 @@ def test_freed_blocks_go_back_to_the_system() -> None:
     assert freed > 80 * mib and trimmed > 80 * mib
 
 
+_SAY_START = ("import sys; import mighty_sim.workers as w; f = w.start_method; "
+              "w.start_method = lambda: print('workers:', f()) or f(); "
+              "sys.argv[0] = 'mighty-sim'; from mighty_sim.cli.commands import run; run()")
+"""The command, saying how its pool starts its workers."""
+
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers fork on Linux")
 def test_same_rows_with_forked_workers(tmp_path: Path) -> None:
@@ -627,10 +632,11 @@ def test_same_rows_with_forked_workers(tmp_path: Path) -> None:
     ``workers.start_method``), write the rows one process writes; in this test process,
     which may hold threads of earlier tests, a pool's workers may be spawned instead."""
     for workers in (1, 2):
-        subprocess.run([sys.executable, "-m", "mighty_sim", "simulate", "--deals", "1400",
-                        "--seed", "11", "--tricks", "--shard-games", "700", "--workers",
-                        str(workers), "--out", str(tmp_path / f"w{workers}")],
-                       check=True, capture_output=True)
+        done = subprocess.run([sys.executable, "-c", _SAY_START, "simulate", "--deals", "1400",
+                               "--seed", "11", "--tricks", "--shard-games", "700", "--workers",
+                               str(workers), "--out", str(tmp_path / f"w{workers}")],
+                              check=True, capture_output=True, text=True)
+        assert ("workers: fork" in done.stdout) == (workers == 2), done.stdout
     for table in ("deals", "tricks"):
         one, two = scan(tmp_path / "w1", table), scan(tmp_path / "w2", table)
         assert one.height > 0 and one.equals(two)
@@ -641,10 +647,8 @@ def test_same_rows_with_spawned_workers(tmp_path: Path,
     """Spawned workers (off Linux, or beside other threads) write the rows one process
     writes."""
     from mighty_sim import workers
-    from mighty_sim.dataset import local
 
     monkeypatch.setattr(workers, "start_method", lambda: "spawn")
-    monkeypatch.setattr(local, "start_method", lambda: "spawn")
     _run(tmp_path / "one", 1, deals=1400)
     _run(tmp_path / "two", 2, deals=1400)
     for table in ("deals", "tricks"):

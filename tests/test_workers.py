@@ -104,7 +104,6 @@ def test_simulate_workers_end_with_the_command(tmp_path: Path) -> None:
     assert left == [], "workers outlived the killed command"
 
 
-
 _FORK_SCENARIO = """
 import os, sys, threading
 from mighty_sim.workers import polled_pool, start_method

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from ..workers import polled_pool, quiet_resource_tracker, start_method
+from ..workers import polled_pool, quiet_resource_tracker
 from .heap import MMAP_THRESHOLD, WORKER_MALLOC_ENV, fix_mmap_threshold
 from .writer import ShardWritten, write_shard
 
@@ -91,7 +91,7 @@ def run_shards_local(cdict: dict[str, Any], out: Path, todo: list[int], workers:
             on_shard(write_shard(cdict, str(out), s, _CallbackQueue(progress)))
         return
     quiet_resource_tracker()  # before the first semaphore (the queue's)
-    queue = multiprocessing.get_context(start_method()).SimpleQueue()
+    queue = multiprocessing.get_context("spawn").SimpleQueue()  # serves forked workers too
 
     def drain() -> None:
         while not queue.empty():
